@@ -1,0 +1,128 @@
+"""`python -m engine bench`: how fast the engine resolves turns and plays matches.
+
+Not part of the pure core: it reads the clock (this process's CPU time, so that other
+work on the machine does not count). It records `matches` four-seat
+`random` matches as typed orders, then times
+- `turns_per_s`: re-resolving every recorded turn from the initial state with
+  `api.play` (the state copy each turn makes included), the median of `runs` runs;
+- `match_s`: a whole four-`random` match (map generation and the bots' thinking
+  included), the median over the seeds;
+- for each built-in bot, its thinking time per turn and a whole four-seat match of it.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from typing import Any
+
+from engine.helium3 import api, bots
+from engine.helium3.orders import Orders
+from engine.helium3.state import State
+from engine.tournament import play
+
+SEED_BASE = 1000
+
+
+def _clock() -> float:
+    """CPU seconds of this process: what one core spends, whatever else the machine runs."""
+    return time.process_time()
+
+
+def record(seed: int, lineup: list[str]) -> tuple[State, list[Orders]]:
+    """A whole match's initial state and the orders its bots gave."""
+    initial = state = api.new_state(seed, len(lineup))
+    bot_of = dict(zip(state.seats, lineup, strict=True))
+    orders: list[Orders] = []
+    while not state.over:
+        seat = state.to_move
+        assert seat is not None
+        given = bots.choose(bot_of[seat], state, seat)
+        orders.append(given)
+        state = api.play(state, given)[0]
+    return initial, orders
+
+
+def resolve_all(recorded: list[tuple[State, list[Orders]]]) -> int:
+    """Re-resolve every recorded match from its initial state; returns the turns."""
+    turns = 0
+    for initial, orders in recorded:
+        state = initial
+        for given in orders:
+            state = api.play(state, given)[0]
+        turns += len(orders)
+    return turns
+
+
+def timed_matches(seeds: range, lineup: list[str]) -> tuple[list[float], int]:
+    """Seconds for each whole match, and the total turns played."""
+    times: list[float] = []
+    turns = 0
+    for seed in seeds:
+        start = _clock()
+        final, _ = play(seed, lineup)
+        times.append(_clock() - start)
+        turns += final.turn
+    return times, turns
+
+
+def think_ms(name: str, seeds: range) -> float:
+    """Median over runs of a bot's mean thinking time per turn, on positions of its own
+    four-seat matches."""
+    positions: list[tuple[State, int]] = []
+    for seed in seeds:
+        state = api.new_state(seed, 4)
+        while not state.over:
+            seat = state.to_move
+            assert seat is not None
+            positions.append((state, seat))
+            state = api.play(state, bots.choose(name, state, seat))[0]
+    runs: list[float] = []
+    for _ in range(3):
+        start = _clock()
+        for state, seat in positions:
+            bots.choose(name, state, seat)
+        runs.append((_clock() - start) / len(positions))
+    return 1000 * statistics.median(runs)
+
+
+def run(runs: int = 5, matches: int = 10) -> dict[str, Any]:
+    seeds = range(SEED_BASE, SEED_BASE + matches)
+    recorded = [record(seed, ["random"] * 4) for seed in seeds]
+    rates: list[float] = []
+    turns = 0
+    for _ in range(runs):
+        start = _clock()
+        turns = resolve_all(recorded)
+        rates.append(turns / (_clock() - start))
+    match_times, _ = timed_matches(seeds, ["random"] * 4)
+    bot_seeds = range(SEED_BASE, SEED_BASE + max(1, min(matches, 5)))
+    per_bot: dict[str, dict[str, float]] = {}
+    for name in bots.names():
+        times, played = timed_matches(bot_seeds, [name] * 4)
+        per_bot[name] = {
+            "think_ms_per_turn": round(think_ms(name, bot_seeds), 3),
+            "match_s": round(statistics.median(times), 4),
+            "turns_per_match": played / len(bot_seeds),
+        }
+    start = _clock()
+    for seed in seeds:
+        api.new_state(seed, 4)
+    new_state_s = (_clock() - start) / len(seeds)
+    return {
+        "turns_per_s": round(statistics.median(rates)),
+        "match_s": round(statistics.median(match_times), 4),
+        "turns_resolved": turns,
+        "runs": runs,
+        "matches": matches,
+        "new_state_s": round(new_state_s, 4),
+        "bots": per_bot,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "clock": "process_time",
+    }

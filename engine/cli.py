@@ -1,0 +1,174 @@
+"""`python -m engine ...`: the engine on the command line, JSON in and JSON out.
+
+Every error is a protocol error object on standard output with exit code 1;
+nothing here prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, NoReturn
+
+import engine
+from engine import bench, match, rulesets, tournament
+from engine.errors import EngineError, ShapeError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise ShapeError("bad_shape", f"{message[:1].upper()}{message[1:]}.")
+
+
+def _read_json(text: str | bytes) -> Any:
+    try:
+        return json.loads(text)  # bytes not valid UTF-8 raise UnicodeDecodeError, a ValueError
+    except (ValueError, RecursionError) as exc:
+        raise EngineError("bad_json", f"The input is not valid JSON ({exc}).") from None
+
+
+def _stdin_json() -> Any:
+    # Bytes, not text: decoding stdin with a strict codec would crash on garbage input.
+    return _read_json(getattr(sys.stdin, "buffer", sys.stdin).read())
+
+
+def _seat(value: int) -> int | None:
+    return None if value == 0 else value
+
+
+def _out(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, separators=(",", ":")) + "\n")
+
+
+def cmd_new(args: argparse.Namespace) -> None:
+    _out(
+        engine.new_game(
+            seed=args.seed, seats=args.seats, length_ms=args.length_ms, ruleset=args.ruleset
+        )
+    )
+
+
+def cmd_apply(args: argparse.Namespace) -> None:
+    data = _stdin_json()
+    if not isinstance(data, dict) or "state" not in data or "orders" not in data:
+        raise ShapeError("bad_shape", 'Give {"state": ..., "orders": ...} on standard input.')
+    applied = engine.apply(data["state"], data["orders"])
+    if args.as_seat is None:
+        _out({"state": applied.state, "events": applied.events})
+        return
+    seat = _seat(args.as_seat)
+    over = bool(applied.state["over"])
+    ruleset = applied.state["ruleset"]
+    _out(
+        {
+            "state": engine.view(applied.state, seat),
+            "events": engine.events_view(applied.events, seat, over=over, ruleset=ruleset),
+        }
+    )
+
+
+def cmd_view(args: argparse.Namespace) -> None:
+    _out(engine.view(_stdin_json(), _seat(args.seat)))
+
+
+def cmd_bots(args: argparse.Namespace) -> None:
+    sys.stdout.write("".join(f"{name}\n" for name in engine.bot_names(args.ruleset)))
+
+
+def cmd_play(args: argparse.Namespace) -> None:
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not 2 <= len(bots) <= 4:
+        raise ShapeError("bad_shape", "Name 2 to 4 bots, one per seat, separated by commas.")
+    record = match.play_match(args.seed, bots, length_ms=args.length_ms, ruleset=args.ruleset)
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                json.dump(record, fh, separators=(",", ":"))
+        except OSError as exc:
+            raise ShapeError("bad_shape", f"Cannot write {args.out}: {exc.strerror}.") from None
+    _out(match.summary(record))
+
+
+def cmd_replay(args: argparse.Namespace) -> None:
+    try:
+        with open(args.file, "rb") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise ShapeError("bad_shape", f"Cannot read {args.file}: {exc.strerror}.") from None
+    _out(match.replay_check(_read_json(text)))
+
+
+def cmd_tournament(args: argparse.Namespace) -> None:
+    if args.matches < 1:
+        raise ShapeError("bad_shape", "Play at least one match (--matches 1 or more).")
+    known = engine.bot_names()
+    for name in (args.best, args.rival):
+        if name not in known:
+            raise ShapeError("bad_shape", f"Unknown bot {name[:40]!r}; known: {', '.join(known)}.")
+    series = tournament.run(args.matches, args.seed_base, args.best, args.rival)
+    sys.stdout.write(tournament.table(series, args.seed_base))
+
+
+def cmd_bench(args: argparse.Namespace) -> None:
+    if args.runs < 1 or args.matches < 1:
+        raise ShapeError("bad_shape", "--runs and --matches must be at least 1.")
+    _out(bench.run(runs=args.runs, matches=args.matches))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m engine", description="The Helium 3 rules engine.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = sub.add_parser("new", help="print a new state")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--seats", type=int, default=4)
+    p.add_argument("--length-ms", type=int, default=600_000)
+    p.add_argument("--ruleset", default=rulesets.DEFAULT, choices=rulesets.names())
+    p.set_defaults(run=cmd_new)
+    p = sub.add_parser("apply", help="resolve {state, orders} from standard input")
+    p.add_argument(
+        "--as", dest="as_seat", type=int, default=None, help="seat's view; 0 = spectator"
+    )
+    p.set_defaults(run=cmd_apply)
+    p = sub.add_parser("view", help="a seat's view of the state on standard input")
+    p.add_argument("--seat", type=int, required=True, help="0 = spectator")
+    p.set_defaults(run=cmd_view)
+    p = sub.add_parser("bots", help="list the built-in bots")
+    p.add_argument("--ruleset", default=rulesets.DEFAULT, choices=rulesets.names())
+    p.set_defaults(run=cmd_bots)
+    p = sub.add_parser("play", help="play a whole match between built-in bots")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--bots", required=True, help="comma-separated, one per seat")
+    p.add_argument("--length-ms", type=int, default=600_000)
+    p.add_argument("--out", default=None, help="write the replay file here")
+    p.add_argument("--ruleset", default=rulesets.DEFAULT, choices=rulesets.names())
+    p.set_defaults(run=cmd_play)
+    p = sub.add_parser("replay", help="re-resolve a replay file; exit 1 if it differs")
+    p.add_argument("file")
+    p.set_defaults(run=cmd_replay)
+    p = sub.add_parser("tournament", help="measure the best bot against random and the miner")
+    p.add_argument("--matches", type=int, default=100, help="matches in each series")
+    p.add_argument("--seed-base", type=int, default=0, help="the first match's seed")
+    p.add_argument("--best", default="fighter")
+    p.add_argument("--rival", default="miner")
+    p.set_defaults(run=cmd_tournament)
+    p = sub.add_parser("bench", help="time turn resolution and whole matches (one JSON object)")
+    p.add_argument("--runs", type=int, default=5, help="timed runs; the median is reported")
+    p.add_argument("--matches", type=int, default=10, help="recorded random matches")
+    p.set_defaults(run=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        args.run(args)
+    except EngineError as error:
+        _out(error.to_json())
+        return 1
+    except (KeyboardInterrupt, BrokenPipeError):
+        return 1
+    except RecursionError:
+        _out(EngineError("bad_json", "The input is nested too deeply.").to_json())
+        return 1
+    return 0

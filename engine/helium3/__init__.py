@@ -1,0 +1,14 @@
+"""Helium 3, the primary rulebook (seeds/000), as rules.md decides it."""
+
+from engine.core import Ruleset
+from engine.helium3 import api, bots
+
+RULESET = Ruleset(
+    name="helium3",
+    new_game=api.new_game,
+    apply=api.apply,
+    view=api.view,
+    events_view=api.events_view,
+    bot_names=bots.names,
+    bot_orders=bots.bot_orders,
+)

@@ -1,0 +1,113 @@
+"""The helium3 ruleset's entry points, on typed values and on protocol JSON."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import Applied
+from engine.errors import OrdersError, ShapeError
+from engine.helium3 import fog
+from engine.helium3.mapgen import FACING, HEIGHT, SEATS_FOR, SPAWNS, WIDTH, generate_helium
+from engine.helium3.orders import Orders, check_count, parse_action, parse_envelope
+from engine.helium3.resolve import Event, resolve
+from engine.helium3.state import Robot, State
+
+DEFAULT_LENGTH_MS = 600_000
+
+
+def new_state(seed: int, seats: int = 4, length_ms: int = DEFAULT_LENGTH_MS) -> State:
+    """A fresh match: the seed's map, five inactive robots in an L in each seat's corner."""
+    if type(seed) is not int:
+        raise ShapeError("bad_shape", "The seed must be an integer.")
+    if seats not in SEATS_FOR:
+        raise ShapeError("bad_shape", "A match has 2, 3 or 4 seats.")
+    if type(length_ms) is not int or length_ms < 1:
+        raise ShapeError("bad_shape", "The battle length must be a positive number of ms.")
+    robots = [
+        Robot(id=f"{s}-{n}", seat=s, x=x, y=y, facing=FACING[s])
+        for s in SEATS_FOR[seats]
+        for n, (x, y) in enumerate(SPAWNS[s], start=1)
+    ]
+    return State(
+        seed=seed,
+        width=WIDTH,
+        height=HEIGHT,
+        helium=generate_helium(seed),
+        money={s: 0 for s in SEATS_FOR[seats]},
+        robots=robots,
+        length_ms=length_ms,
+    )
+
+
+def parse_orders(state: State, data: Any) -> Orders:
+    """Parse orders for `state`, checking in the order a player would want to hear it."""
+    if state.over:
+        raise OrdersError("match_over", "The match is over; no more orders are taken.")
+    seat, turn = parse_envelope(data)
+    if seat != state.to_move:
+        raise OrdersError("not_your_turn", f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
+    if turn != state.turn:
+        raise OrdersError(
+            "stale_turn", f"These orders are for turn {turn}; the match is at turn {state.turn}."
+        )
+    actions = data["actions"]
+    check_count(actions)
+    return Orders(seat, turn, tuple(parse_action(a, i) for i, a in enumerate(actions)))
+
+
+def play(state: State, orders: Orders) -> tuple[State, list[Event], int]:
+    """Resolve typed orders on a typed state (the fast path used by bots and benches)."""
+    if state.over:
+        raise OrdersError("match_over", "The match is over; no more orders are taken.")
+    if orders.seat != state.to_move:
+        raise OrdersError(
+            "not_your_turn", f"It is seat {state.to_move}'s turn, not seat {orders.seat}'s."
+        )
+    if orders.turn != state.turn:
+        raise OrdersError(
+            "stale_turn",
+            f"These orders are for turn {orders.turn}; the match is at turn {state.turn}.",
+        )
+    return resolve(state, orders)
+
+
+def masked(state: State, seat: int) -> State:
+    """The state as `seat` knows it: no opponent shields or deflects, no seed."""
+    known = state.copy()
+    known.seed = 0
+    for k, r in enumerate(known.robots):
+        if r.seat != seat and (r.shield or r.deflect is not None):
+            plain = r.copy()
+            plain.shield = False
+            plain.deflect = None
+            known.robots[k] = plain
+    return known
+
+
+def bot_rng(name: str, state: State, seat: int) -> random.Random:
+    """A bot's randomness: fixed by the match seed, the turn and the seat."""
+    return random.Random(f"{name}:{state.seed}:{state.turn}:{seat}")
+
+
+# -- the ruleset interface, on protocol JSON ----------------------------------------------
+
+
+def new_game(*, seed: int, seats: int = 4, length_ms: int = DEFAULT_LENGTH_MS) -> dict[str, Any]:
+    return new_state(seed, seats, length_ms).to_json()
+
+
+def apply(state: Any, orders: Any) -> Applied:
+    current = State.from_json(state)
+    new, events, turn_ms = resolve(current, parse_orders(current, orders))
+    return Applied(new.to_json(), events, turn_ms)
+
+
+def view(state: Any, seat: int | None) -> dict[str, Any]:
+    current = State.from_json(state)
+    fog.check_viewer(seat, current.seats)
+    return fog.view_of(current.to_json(), seat)
+
+
+def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:
+    return fog.events_view(events, seat, over=over)

@@ -1,0 +1,171 @@
+"""Geometry of the moon grid: directions, distances and the path every engine picks."""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Container, Iterable
+
+DIRECTIONS: tuple[str, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+DELTAS: dict[str, tuple[int, int]] = {
+    "N": (0, -1),
+    "NE": (1, -1),
+    "E": (1, 0),
+    "SE": (1, 1),
+    "S": (0, 1),
+    "SW": (-1, 1),
+    "W": (-1, 0),
+    "NW": (-1, -1),
+}
+DIRECTION_OF: dict[tuple[int, int], str] = {d: name for name, d in DELTAS.items()}
+DIRECTION_INDEX: dict[str, int] = {name: i for i, name in enumerate(DIRECTIONS)}
+_STEPS: tuple[tuple[str, int, int], ...] = tuple((n, ex, ey) for n, (ex, ey) in DELTAS.items())
+_SQRT2 = math.sqrt(2.0)
+
+
+def cheb(ax: int, ay: int, bx: int, by: int) -> int:
+    """Chebyshev (king-move) distance."""
+    dx = ax - bx
+    dy = ay - by
+    return max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)
+
+
+def rotation_steps(a: str, b: str) -> int:
+    """How many 45-degree steps turn facing `a` into facing `b` (0..4)."""
+    d = (DIRECTION_INDEX[b] - DIRECTION_INDEX[a]) % 8
+    return d if d <= 4 else 8 - d
+
+
+def closest_direction(dx: int, dy: int, prefer: tuple[str, ...] = DIRECTIONS) -> str:
+    """The direction (of `prefer`) at the smallest angle to the vector (dx, dy).
+
+    Ties go to the direction that comes first in N NE E SE S SW W NW. The cosine is
+    compared as dot/|d|, exact enough for board-sized integers (a*sqrt(2) == b has no
+    integer solution but 0 == 0).
+    """
+    best = prefer[0]
+    best_key = -math.inf
+    for name in DIRECTIONS:
+        if name not in prefer:
+            continue
+        ex, ey = DELTAS[name]
+        dot = ex * dx + ey * dy
+        key = dot / _SQRT2 if ex and ey else float(dot)
+        if key > best_key:
+            best, best_key = name, key
+    return best
+
+
+def free_distances(
+    dest: int, start: int, width: int, height: int, blocked: Container[int], limit: int
+) -> dict[int, int] | None:
+    """Breadth-first distances to `dest` over free cells, up to `start`'s level.
+
+    Cells are indexes `y * width + x`. Returns None when `start` is not reached within
+    `limit` steps. Every cell closer to `dest` than `start` is has its final distance.
+    """
+    dist = {dest: 0}
+    frontier = deque((dest,))
+    while frontier:
+        cell = frontier.popleft()
+        d = dist[cell]
+        if d >= limit:
+            break
+        cx, cy = cell % width, cell // width
+        for ex, ey in DELTAS.values():
+            nx, ny = cx + ex, cy + ey
+            if 0 <= nx < width and 0 <= ny < height:
+                n = ny * width + nx
+                if n not in dist and (n == start or n not in blocked):
+                    dist[n] = d + 1
+                    if n == start:
+                        return dist
+                    frontier.append(n)
+    return None
+
+
+def shortest_path(
+    sx: int,
+    sy: int,
+    tx: int,
+    ty: int,
+    facing: str,
+    width: int,
+    height: int,
+    blocked: Container[int],
+    limit: int,
+    obstacles_near: bool,
+) -> list[tuple[int, int]] | None:
+    """The path the engine picks from (sx, sy) to (tx, ty), or None if none is `limit` long.
+
+    Each step stays on a shortest free path; among such steps it keeps the current
+    facing if it can; otherwise it takes the direction at the smallest angle to the
+    straight line to the destination; a remaining tie goes to the first direction in
+    N NE E SE S SW W NW. `obstacles_near` False promises that no blocked cell lies on
+    any Chebyshev-shortest route, which lets free distance equal Chebyshev distance.
+    """
+    total = cheb(sx, sy, tx, ty)
+    if total > limit:
+        return None
+    dist: dict[int, int] | None = None
+    if obstacles_near:
+        dist = free_distances(ty * width + tx, sy * width + sx, width, height, blocked, limit)
+        if dist is None:
+            return None
+    path: list[tuple[int, int]] = []
+    cx, cy = sx, sy
+    here = dist[cy * width + cx] if dist is not None else total
+    while cx != tx or cy != ty:
+        want = here - 1
+        options: list[str] = []
+        for name, ex, ey in _STEPS:
+            nx, ny = cx + ex, cy + ey
+            if not (0 <= nx < width and 0 <= ny < height):
+                continue
+            if dist is not None:
+                if dist.get(ny * width + nx, -1) == want:
+                    options.append(name)
+                continue
+            ax, ay = tx - nx, ty - ny
+            if ax < 0:
+                ax = -ax
+            if ay < 0:
+                ay = -ay
+            if (ax if ax > ay else ay) == want:
+                options.append(name)
+        step = facing if facing in options else closest_direction(tx - cx, ty - cy, tuple(options))
+        ex, ey = DELTAS[step]
+        cx, cy = cx + ex, cy + ey
+        facing = step
+        here = want
+        path.append((cx, cy))
+    return path
+
+
+def route_blocked(sx: int, sy: int, tx: int, ty: int, cells: Iterable[int], width: int) -> bool:
+    """Whether any of `cells` (indexes) lies on some Chebyshev-shortest route from s to t.
+
+    If none does, free distance equals Chebyshev distance along every shortest route.
+    """
+    total = cheb(sx, sy, tx, ty)
+    for c in cells:
+        x, y = c % width, c // width
+        a, b = sx - x, sy - y
+        if a < 0:
+            a = -a
+        if b < 0:
+            b = -b
+        d = a if a > b else b
+        a, b = x - tx, y - ty
+        if a < 0:
+            a = -a
+        if b < 0:
+            b = -b
+        if d + (a if a > b else b) == total:
+            return True
+    return False
+
+
+def on_shortest_route(sx: int, sy: int, tx: int, ty: int, x: int, y: int) -> bool:
+    """Whether (x, y) lies on some Chebyshev-shortest route from s to t."""
+    return cheb(sx, sy, x, y) + cheb(x, y, tx, ty) == cheb(sx, sy, tx, ty)

@@ -1,0 +1,42 @@
+"""Built-in bots. A bot is `choose(state, seat, rng) -> Orders`, given only what `seat`
+knows (`api.masked`) and randomness fixed by the match seed (`api.bot_rng`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from random import Random
+from typing import Any
+
+from engine.errors import OrdersError, ShapeError
+from engine.helium3.api import bot_rng, masked
+from engine.helium3.bots import fighter, miner, random_bot
+from engine.helium3.orders import Orders
+from engine.helium3.state import State
+
+Bot = Callable[[State, int, Random], Orders]
+
+BOTS: dict[str, Bot] = {
+    "random": random_bot.choose,
+    "miner": miner.choose,
+    "fighter": fighter.choose,
+}
+
+
+def names() -> list[str]:
+    return list(BOTS)
+
+
+def choose(name: str, state: State, seat: int) -> Orders:
+    """Orders from bot `name` for `seat`, which must be the seat to move."""
+    bot = BOTS.get(name)
+    if bot is None:
+        raise ShapeError("bad_shape", f"There is no built-in bot called {name[:40]!r}.")
+    if state.over:
+        raise OrdersError("match_over", "The match is over; no more orders are taken.")
+    if seat != state.to_move:
+        raise OrdersError("not_your_turn", f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
+    return bot(masked(state, seat), seat, bot_rng(name, state, seat))
+
+
+def bot_orders(name: str, state: Any, seat: int) -> dict[str, Any]:
+    return choose(name, State.from_json(state), seat).to_json()

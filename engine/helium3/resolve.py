@@ -1,0 +1,477 @@
+"""Turn resolution: orders in, new state and the animation timeline out.
+
+`resolve` never changes its input: it works on a copy whose robots are copied on
+first write, and raises an `EngineError` before anything is returned if the turn
+is illegal, so a rejected turn changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import OrdersError, ShapeError
+from engine.helium3 import timing
+from engine.helium3.board import (
+    DELTAS,
+    DIRECTION_OF,
+    cheb,
+    closest_direction,
+    rotation_steps,
+    route_blocked,
+    shortest_path,
+)
+from engine.helium3.orders import MISSILE_RANGE, MOVE_RANGE, Action, Cell, Orders
+from engine.helium3.state import State
+
+Event = dict[str, Any]
+
+MINE_CENTRE = 500
+MINE_AROUND = 250
+DROP_CENTRE_PARTS = 750
+DROP_PARTS = 3550  # 8 * 350 + 750
+WEAPON_OF = {"arm_missile": "missile", "arm_laser": "laser"}
+WEAPON_ACTIONS = frozenset({"fire_missile", "fire_laser", "kamikaze"})
+
+
+class Turn:
+    """The working copy of one turn: the state, who stands where, and the timeline."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state.copy()
+        self.width = state.width
+        self.height = state.height
+        robots = self.state.robots
+        self.index = self.state.index
+        w = self.width
+        self.occ = {r.y * w + r.x: i for i, r in enumerate(robots) if r.alive}
+        self.copied: set[int] = set()
+        self.events: list[Event] = []
+        self.start = 0  # when the next action begins
+        self.end = 0  # when the last event so far ends
+
+    def mut(self, i: int) -> Any:
+        """The robot at index i, copied before its first change in this turn."""
+        if i not in self.copied:
+            self.state.robots[i] = self.state.robots[i].copy()
+            self.copied.add(i)
+        return self.state.robots[i]
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        end = event["t_ms"] + event["duration_ms"]
+        if end > self.end:
+            self.end = end
+
+    # -- checking ---------------------------------------------------------------------
+
+    def robot_index(self, action: Action, seat: int, n: int) -> int:
+        i = self.index.get(action.robot)
+        if i is None:
+            raise OrdersError("unknown_robot", f"There is no robot {action.robot!r}.", n)
+        robot = self.state.robots[i]
+        if robot.seat != seat:
+            raise OrdersError(
+                "not_your_robot", f"Robot {action.robot} belongs to seat {robot.seat}.", n
+            )
+        if not robot.alive:
+            raise OrdersError("robot_destroyed", f"Robot {action.robot} has been destroyed.", n)
+        return i
+
+    def on_board(self, cell: Cell) -> bool:
+        return 0 <= cell[0] < self.width and 0 <= cell[1] < self.height
+
+    def check(self, action: Action, i: int, n: int) -> list[Cell]:
+        """Raise unless the action is legal now; returns the path it will walk."""
+        robot = self.state.robots[i]
+        kind = action.type
+        if kind == "fire_missile":
+            if robot.armed != "missile":
+                raise OrdersError("not_armed", f"Robot {robot.id} has no missile armed.", n)
+            target = action.target
+            assert target is not None
+            if not self.on_board(target):
+                raise OrdersError("off_board", f"Target {list(target)} is off the board.", n)
+            d = cheb(robot.x, robot.y, target[0], target[1])
+            if not 1 <= d <= MISSILE_RANGE:
+                raise OrdersError(
+                    "out_of_range",
+                    f"A missile hits a cell 1 to {MISSILE_RANGE} cells away; "
+                    f"{list(target)} is {d} away.",
+                    n,
+                )
+            return []
+        if kind == "fire_laser":
+            if robot.armed != "laser":
+                raise OrdersError("not_armed", f"Robot {robot.id} has no laser armed.", n)
+            return []
+        if kind == "kamikaze":
+            return []
+        return self.check_path(action, robot.x, robot.y, robot.facing, i, n)
+
+    def check_path(
+        self, action: Action, sx: int, sy: int, facing: str, i: int, n: int
+    ) -> list[Cell]:
+        reach = MOVE_RANGE[action.type]
+        dest = action.to if action.to is not None else (sx, sy)
+        if not self.on_board(dest):
+            raise OrdersError("off_board", f"Cell {list(dest)} is off the board.", n)
+        tx, ty = dest
+        d = cheb(sx, sy, tx, ty)
+        if d > reach:
+            raise OrdersError(
+                "out_of_range",
+                f"A {action.type} moves at most {reach} cells; {list(dest)} is {d} away.",
+                n,
+            )
+        w = self.width
+        other = self.occ.get(ty * w + tx)
+        if other is not None and other != i:
+            who = self.state.robots[other].id
+            raise OrdersError("occupied", f"Robot {who} stands on {list(dest)}.", n)
+        if action.path is not None:
+            return self.check_given_path(action.path, sx, sy, dest, i, n)
+        if d == 0:
+            return []
+        others = [c for c, j in self.occ.items() if j != i]
+        near = route_blocked(sx, sy, tx, ty, others, w)
+        path = shortest_path(sx, sy, tx, ty, facing, w, self.height, self.occ, reach, near)
+        if path is None:
+            raise OrdersError(
+                "blocked", f"No path of free cells {reach} steps long reaches {list(dest)}.", n
+            )
+        return path
+
+    def check_given_path(
+        self, path: tuple[Cell, ...], sx: int, sy: int, dest: Cell, i: int, n: int
+    ) -> list[Cell]:
+        if not path and dest != (sx, sy):
+            raise ShapeError("bad_shape", "The path must end at 'to'.", n)
+        px, py = sx, sy
+        for cell in path:
+            if not self.on_board(cell):
+                raise OrdersError("off_board", f"Path cell {list(cell)} is off the board.", n)
+            if cheb(px, py, cell[0], cell[1]) != 1:
+                raise OrdersError(
+                    "blocked", f"The path must go by king steps; {list(cell)} is not one.", n
+                )
+            j = self.occ.get(cell[1] * self.width + cell[0])
+            if j is not None and j != i:
+                who = self.state.robots[j].id
+                raise OrdersError("blocked", f"The path crosses robot {who} at {list(cell)}.", n)
+            px, py = cell
+        return list(path)
+
+    # -- performing -------------------------------------------------------------------
+
+    def face(self, i: int, toward: str, t: int) -> int:
+        """Turn robot i to face `toward`; returns when the turn ends (no event if it faces)."""
+        robot = self.mut(i)
+        if robot.facing == toward:
+            return t
+        steps = rotation_steps(robot.facing, toward)
+        duration = steps * timing.TURN_STEP_MS
+        self.emit(
+            {"type": "turned", "t_ms": t, "duration_ms": duration,
+             "robot": robot.id, "from": robot.facing, "to": toward}
+        )  # fmt: skip
+        robot.facing = toward
+        return t + duration
+
+    def walk(self, i: int, path: list[Cell], t: int) -> int:
+        if not path:
+            return t
+        robot = self.mut(i)
+        w = self.width
+        del self.occ[robot.y * w + robot.x]
+        run: list[list[int]] = []
+        heading = ""
+        x, y = robot.x, robot.y
+        for cx, cy in path:
+            step = DIRECTION_OF[(cx - x, cy - y)]
+            if step != heading:
+                if run:
+                    t = self._moved(robot.id, run, t)
+                    run = []
+                t = self.face(i, step, t)
+                heading = step
+            run.append([cx, cy])
+            x, y = cx, cy
+        t = self._moved(robot.id, run, t)
+        robot.x, robot.y = x, y
+        self.occ[y * w + x] = i
+        return t
+
+    def _moved(self, robot_id: str, run: list[list[int]], t: int) -> int:
+        duration = len(run) * timing.STEP_MS
+        self.emit({"type": "moved", "t_ms": t, "duration_ms": duration,
+                   "robot": robot_id, "path": run})  # fmt: skip
+        return t + duration
+
+    def perform(self, action: Action, i: int, path: list[Cell]) -> None:
+        t = self.start
+        robot = self.mut(i)
+        robot.active = True
+        robot.armed = None
+        robot.shield = False
+        robot.deflect = None
+        t = self.walk(i, path, t)
+        kind = action.type
+        if kind == "mine":
+            self.mine(i, t)
+        elif kind in WEAPON_OF:
+            robot.armed = WEAPON_OF[kind]
+            self.emit({"type": "armed", "t_ms": t, "duration_ms": timing.ARM_MS,
+                       "robot": robot.id, "weapon": robot.armed})  # fmt: skip
+        elif kind == "shield":
+            robot.shield = True
+            robot.deflect = action.deflect
+            self.emit({"type": "shielded", "t_ms": t, "duration_ms": timing.SHIELD_MS,
+                       "robot": robot.id, "seat": robot.seat,
+                       "deflect": action.deflect})  # fmt: skip
+        elif kind == "fire_missile":
+            assert action.target is not None
+            self.fire_missile(i, action.target, t)
+        elif kind == "fire_laser":
+            assert action.direction is not None
+            self.fire_laser(i, action.direction, t)
+        elif kind == "kamikaze":
+            self.kamikaze(i, t)
+        self.start = self.end
+
+    def mine(self, i: int, t: int) -> None:
+        robot = self.state.robots[i]
+        helium = self.state.helium
+        w, h = self.width, self.height
+        cells: list[list[int]] = []
+        total = 0
+        for y in range(robot.y - 1, robot.y + 2):
+            if not 0 <= y < h:
+                continue
+            for x in range(robot.x - 1, robot.x + 2):
+                if not 0 <= x < w:
+                    continue
+                c = y * w + x
+                cap = MINE_CENTRE if (x == robot.x and y == robot.y) else MINE_AROUND
+                take = helium[c] if helium[c] < cap else cap
+                if take:
+                    helium[c] -= take
+                    total += take
+                    cells.append([x, y, take])
+        robot.mined += total
+        self.state.money[robot.seat] += total
+        self.emit({"type": "mined", "t_ms": t, "duration_ms": timing.MINE_MS,
+                   "robot": robot.id, "amount": total, "cells": cells})  # fmt: skip
+
+    def fire_missile(self, i: int, target: Cell, t: int) -> None:
+        robot = self.state.robots[i]
+        tx, ty = target
+        t = self.face(i, closest_direction(tx - robot.x, ty - robot.y), t)
+        flight = cheb(robot.x, robot.y, tx, ty) * timing.MISSILE_CELL_MS
+        self.emit({"type": "missile", "t_ms": t, "duration_ms": flight + timing.BLAST_MS,
+                   "robot": robot.id, "target": [tx, ty]})  # fmt: skip
+        j = self.occ.get(ty * self.width + tx)
+        if j is not None:
+            self.hit(j, t + flight)
+
+    def fire_laser(self, i: int, direction: str, t: int) -> None:
+        t = self.face(i, direction, t)
+        robot = self.state.robots[i]
+        w, h = self.width, self.height
+        x, y = robot.x, robot.y
+        dx, dy = DELTAS[direction]
+        segments: list[list[list[int]]] = []
+        # The beam's event comes first in the timeline; its length is known at the end.
+        beam: Event = {"type": "laser", "t_ms": t, "duration_ms": 0,
+                       "robot": robot.id, "segments": segments}  # fmt: skip
+        self.events.append(beam)
+        seg_start = [x, y]
+        cells = 0
+        while True:
+            nx, ny = x + dx, y + dy
+            if not (0 <= nx < w and 0 <= ny < h):
+                segments.append([seg_start, [x, y]])
+                break
+            x, y = nx, ny
+            cells += 1
+            j = self.occ.get(y * w + x)
+            if j is None:
+                continue
+            other = self.state.robots[j]
+            if not other.active:
+                continue
+            at = t + cells * timing.LASER_CELL_MS
+            if other.shield:
+                spent = self.mut(j)
+                turn_to = spent.deflect
+                spent.shield = False
+                spent.deflect = None
+                segments.append([seg_start, [x, y]])
+                if turn_to is None:
+                    self.emit({"type": "absorbed", "t_ms": at, "duration_ms": timing.ABSORBED_MS,
+                               "robot": other.id})  # fmt: skip
+                    break
+                self.emit({"type": "deflected", "t_ms": at, "duration_ms": timing.DEFLECTED_MS,
+                           "robot": other.id, "direction": turn_to})  # fmt: skip
+                dx, dy = DELTAS[turn_to]
+                seg_start = [x, y]
+            else:
+                self.destroy(j, at)
+        beam["duration_ms"] = max(cells, 1) * timing.LASER_CELL_MS
+        self.end = max(self.end, t + beam["duration_ms"])
+
+    def kamikaze(self, i: int, t: int) -> None:
+        robot = self.state.robots[i]
+        self.emit({"type": "kamikaze", "t_ms": t, "duration_ms": timing.KAMIKAZE_MS,
+                   "robot": robot.id})  # fmt: skip
+        blast = t + timing.KAMIKAZE_MS // 2
+        self.destroy(i, blast)
+        w, h = self.width, self.height
+        for y in range(robot.y - 1, robot.y + 2):
+            for x in range(robot.x - 1, robot.x + 2):
+                if 0 <= x < w and 0 <= y < h:
+                    j = self.occ.get(y * w + x)
+                    if j is not None:
+                        self.hit(j, blast)
+
+    def hit(self, j: int, t: int) -> None:
+        """A missile or blast reaches robot j: inactive is immune, a shield absorbs it."""
+        robot = self.state.robots[j]
+        if not robot.active:
+            return
+        if robot.shield:
+            spent = self.mut(j)
+            spent.shield = False
+            spent.deflect = None
+            self.emit({"type": "absorbed", "t_ms": t, "duration_ms": timing.ABSORBED_MS,
+                       "robot": robot.id})  # fmt: skip
+            return
+        self.destroy(j, t)
+
+    def destroy(self, j: int, t: int) -> None:
+        """Robot j is destroyed and drops half of what it mined over its 3x3."""
+        robot = self.mut(j)
+        w, h = self.width, self.height
+        del self.occ[robot.y * w + robot.x]
+        robot.alive = False
+        robot.armed = None
+        robot.shield = False
+        robot.deflect = None
+        dropped = robot.mined // 2
+        money = self.state.money
+        money[robot.seat] = max(0, money[robot.seat] - dropped)
+        centre = dropped * DROP_CENTRE_PARTS // DROP_PARTS
+        around = (dropped - centre) // 8
+        cells: list[list[int]] = []
+        if dropped:
+            helium = self.state.helium
+            for y in range(robot.y - 1, robot.y + 2):
+                for x in range(robot.x - 1, robot.x + 2):
+                    if 0 <= x < w and 0 <= y < h:
+                        amount = centre if (x == robot.x and y == robot.y) else around
+                        if amount:
+                            helium[y * w + x] += amount
+                            cells.append([x, y, amount])
+        self.emit({"type": "destroyed", "t_ms": t, "duration_ms": timing.DESTROYED_MS,
+                   "robot": robot.id, "dropped": dropped, "cells": cells})  # fmt: skip
+
+
+def resolve(state: State, orders: Orders) -> tuple[State, list[Event], int]:
+    """Resolve one turn. Returns (new state, full events, turn length in ms).
+
+    The caller has checked that the match runs, the seat is to move and the turn
+    number matches (see `engine.helium3.api.apply`).
+    """
+    turn = Turn(state)
+    seat = orders.seat
+    actions = orders.actions
+    indexes: list[int] = []
+    for n, action in enumerate(actions):
+        i = turn.robot_index(action, seat, n)
+        if i in indexes:
+            raise OrdersError(
+                "duplicate_robot", f"Robot {action.robot} is given two actions in one turn.", n
+            )
+        indexes.append(i)
+    if not actions:
+        turn.emit({"type": "pass", "t_ms": 0, "duration_ms": 0, "seat": seat})
+    for n, (action, i) in enumerate(zip(actions, indexes, strict=True)):
+        if n == 0:
+            turn.perform(action, i, turn.check(action, i, n))
+            continue
+        # The second action sees the board as the first left it. Its legality must not
+        # depend on hidden shields, so when those could have changed what the first
+        # action did, it is judged on what the seat knows; reality may then skip it.
+        judged_on_belief = actions[0].type in WEAPON_ACTIONS and _hidden_shields(state, seat)
+        if judged_on_belief:
+            _check_on_belief(state, seat, actions[0], indexes[0], action, i)
+        robot = turn.state.robots[i]
+        if not robot.alive:
+            turn.emit({"type": "skipped", "t_ms": turn.start, "duration_ms": 0,
+                       "robot": robot.id, "reason": "robot_destroyed"})  # fmt: skip
+            continue
+        try:
+            path = turn.check(action, i, n)
+        except OrdersError as error:
+            if not judged_on_belief:
+                raise
+            turn.emit({"type": "skipped", "t_ms": turn.start, "duration_ms": 0,
+                       "robot": robot.id, "reason": error.code})  # fmt: skip
+            continue
+        turn.perform(action, i, path)
+    if not turn.events:
+        turn.emit({"type": "pass", "t_ms": 0, "duration_ms": 0, "seat": seat})
+    turn_ms = max(turn.end, timing.MIN_TURN_MS)
+    new = turn.state
+    new.turn += 1
+    new.clock_ms += turn_ms
+    _advance(new, turn.events, turn_ms)
+    return new, turn.events, turn_ms
+
+
+def _hidden_shields(state: State, seat: int) -> bool:
+    return any(r.shield and r.alive and r.seat != seat for r in state.robots)
+
+
+def _check_on_belief(
+    state: State, seat: int, first: Action, first_i: int, second: Action, second_i: int
+) -> None:
+    """Judge the second action on the board the seat believes in (no opponent shields)."""
+    belief = state.copy()
+    for k, r in enumerate(belief.robots):
+        if r.shield and r.seat != seat:
+            plain = r.copy()
+            plain.shield = False
+            plain.deflect = None
+            belief.robots[k] = plain
+    turn = Turn(belief)
+    turn.perform(first, first_i, turn.check(first, first_i, 0))
+    if turn.state.robots[second_i].alive:
+        turn.check(second, second_i, 1)
+
+
+def _advance(state: State, events: list[Event], turn_ms: int) -> None:
+    """Pass the move to the next seat with robots, or end the match."""
+    living = state.living_seats()
+    if len(living) <= 1:
+        state.termination = "elimination"
+    elif state.clock_ms >= state.length_ms:
+        state.termination = "clock"
+    else:
+        seats = state.seats
+        k = seats.index(state.to_move) if state.to_move in seats else -1
+        for step in range(1, len(seats) + 1):
+            candidate = seats[(k + step) % len(seats)]
+            if candidate in living:
+                state.to_move = candidate
+                return
+    state.over = True
+    state.to_move = None
+    if len(living) == 1:
+        state.winners = living
+    elif living:
+        best = max(state.money[s] for s in living)
+        state.winners = [s for s in living if state.money[s] == best]
+    else:
+        state.winners = []
+    events.append({"type": "match_over", "t_ms": turn_ms, "duration_ms": 0,
+                   "winners": state.winners[:], "reason": state.termination})  # fmt: skip

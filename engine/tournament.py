@@ -1,0 +1,138 @@
+"""Tournaments between built-in bots: seeded matches and the table they give.
+
+`python -m engine tournament` measures the best bot three ways, each over the same
+seeds `seed_base .. seed_base + matches - 1`:
+- against three `random` bots, four seats, its seat rotating 1, 2, 3, 4;
+- against the `miner` alone, two seats, the two swapping seats;
+- with the `miner` and two `random` bots, four seats, every rotation of the line-up
+  and the best bot before or after the miner.
+A seat wins when it is among the match's winners (ties share the win). Everything
+is deterministic: the same arguments print the same table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.helium3 import api, bots
+from engine.helium3.state import State
+
+BEST = "fighter"
+RIVAL = "miner"
+
+
+@dataclass(slots=True)
+class Tally:
+    """One bot's results over a series: one entry per seat it played."""
+
+    seats: int = 0
+    wins: int = 0
+    money: int = 0
+    turns: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seats if self.seats else 0.0
+
+    @property
+    def mean_money(self) -> float:
+        return self.money / self.seats if self.seats else 0.0
+
+    @property
+    def mean_turns(self) -> float:
+        return self.turns / self.seats if self.seats else 0.0
+
+
+@dataclass(slots=True)
+class Series:
+    """A set of matches with one purpose, and each bot's tally over it."""
+
+    title: str
+    matches: int = 0
+    tallies: dict[str, Tally] = field(default_factory=dict)
+
+    def tally(self, bot: str) -> Tally:
+        return self.tallies.setdefault(bot, Tally())
+
+
+def play(
+    seed: int, lineup: list[str], length_ms: int = api.DEFAULT_LENGTH_MS
+) -> tuple[State, dict[int, int]]:
+    """Play one match, bot lineup[k] in the k-th seat; the final state and each seat's
+    number of turns."""
+    state = api.new_state(seed, len(lineup), length_ms)
+    bot_of = dict(zip(state.seats, lineup, strict=True))
+    turns = dict.fromkeys(state.seats, 0)
+    while not state.over:
+        seat = state.to_move
+        assert seat is not None
+        orders = bots.choose(bot_of[seat], state, seat)
+        state = api.play(state, orders)[0]
+        turns[seat] += 1
+    return state, turns
+
+
+def record(series: Series, seed: int, lineup: list[str]) -> None:
+    state, turns = play(seed, lineup)
+    series.matches += 1
+    for seat, bot in zip(state.seats, lineup, strict=True):
+        tally = series.tally(bot)
+        tally.seats += 1
+        tally.wins += seat in state.winners
+        tally.money += state.money[seat]
+        tally.turns += turns[seat]
+
+
+def against_random(best: str, matches: int, seed_base: int) -> Series:
+    series = Series(f"{best} vs three random (4 seats, {best}'s seat rotates)")
+    series.tally(best)
+    for k in range(matches):
+        lineup = ["random"] * 4
+        lineup[k % 4] = best
+        record(series, seed_base + k, lineup)
+    return series
+
+
+def head_to_head(best: str, rival: str, matches: int, seed_base: int) -> Series:
+    series = Series(f"{best} vs {rival} (2 seats, they swap seats)")
+    for k in range(matches):
+        record(series, seed_base + k, [best, rival] if k % 2 == 0 else [rival, best])
+    return series
+
+
+def mixed(best: str, rival: str, matches: int, seed_base: int) -> Series:
+    series = Series(f"{best} + {rival} + two random (4 seats, every seating)")
+    for k in range(matches):
+        pair = [best, rival] if (k // 4) % 2 == 0 else [rival, best]
+        base = [*pair, "random", "random"]
+        shift = k % 4
+        record(series, seed_base + k, base[shift:] + base[:shift])
+    return series
+
+
+def run(
+    matches: int = 100, seed_base: int = 0, best: str = BEST, rival: str = RIVAL
+) -> list[Series]:
+    return [
+        against_random(best, matches, seed_base),
+        head_to_head(best, rival, matches, seed_base),
+        mixed(best, rival, matches, seed_base),
+    ]
+
+
+def table(all_series: list[Series], seed_base: int) -> str:
+    """The results as Markdown tables, one per series."""
+    out: list[str] = []
+    for series in all_series:
+        last = seed_base + series.matches - 1
+        out.append(f"{series.title}: {series.matches} matches, seeds {seed_base}..{last}")
+        out.append("")
+        out.append("| bot | seats | wins | win % | mean money | mean turns per player |")
+        out.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for bot, t in series.tallies.items():
+            out.append(
+                f"| {bot} | {t.seats} | {t.wins} | {100 * t.win_rate:.1f} | "
+                f"{t.mean_money:.0f} | {t.mean_turns:.1f} |"
+            )
+        out.append("")
+    return "\n".join(out)
