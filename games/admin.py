@@ -1,0 +1,270 @@
+"""Staff tools: matches with filters, inline seats and turns, a read-only view of
+the full state, and the actions (pause, resume, pass now, replace a seat with a
+bot, abort). The actions call services, and the services record every one of
+them as an AdminAction row."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
+from django.contrib.auth.models import User
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.html import format_html
+
+from games import services
+from games.board import render_board
+from games.errors import ServiceError
+from games.models import (
+    AdminAction,
+    Match,
+    Notification,
+    NotificationSettings,
+    Orders,
+    Resolution,
+    Seat,
+    Turn,
+)
+
+
+def _staff(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)
+    return request.user
+
+
+class StaleTurnFilter(admin.SimpleListFilter):
+    title = "stale turns"
+    parameter_name = "stale"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [
+            ("overdue", "Deadline passed, not passed yet"),
+            ("unresolved", "Orders accepted, not resolved"),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        now = timezone.now()
+        if self.value() == "overdue":
+            stale = Turn.objects.filter(
+                match=OuterRef("pk"), status=Turn.Status.WAITING, deadline_at__lt=now
+            )
+        elif self.value() == "unresolved":
+            stale = Turn.objects.filter(
+                match=OuterRef("pk"),
+                status=Turn.Status.ACCEPTED,
+                accepted_at__lt=now - timedelta(seconds=settings.RESOLVE_GRACE_SECONDS),
+            )
+        else:
+            return queryset
+        return queryset.filter(Exists(stale), ~Q(status__in=["finished", "aborted"]))
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    can_delete = False
+    fields = ("number", "user", "bot", "standin_bot", "missed_in_row", "joined_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class TurnInline(admin.TabularInline):
+    model = Turn
+    extra = 0
+    can_delete = False
+    ordering = ("-number",)
+    fields = (
+        "number",
+        "seat",
+        "status",
+        "started_at",
+        "deadline_at",
+        "paused_remaining",
+        "warned_at",
+        "accepted_at",
+        "resolved_at",
+        "missed",
+    )
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class MatchActionForm(ActionForm):
+    seat = forms.IntegerField(required=False, min_value=1, max_value=4, label="Seat")
+    bot = forms.CharField(required=False, label="Bot", initial="random", max_length=32)
+
+
+def _run(modeladmin: MatchAdmin, request: HttpRequest, queryset: QuerySet[Match], fn: Any) -> None:
+    done = 0
+    for match in queryset:
+        try:
+            fn(match)
+        except ServiceError as error:
+            modeladmin.message_user(request, f"Match {match.pk}: {error.message}", messages.ERROR)
+        else:
+            done += 1
+    if done:
+        modeladmin.message_user(request, f"Done for {done} match(es).", messages.SUCCESS)
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "status",
+        "seat_count",
+        "turn_number",
+        "to_move",
+        "turn_seconds",
+        "created_at",
+        "finished_at",
+    )
+    list_filter = ("status", "seat_count", StaleTurnFilter)
+    search_fields = ("id", "seats__user__username", "seats__user__email")
+    inlines = [SeatInline, TurnInline]
+    action_form = MatchActionForm
+    actions = ["pause", "resume", "pass_current_turn", "replace_seat_with_bot", "abort"]
+    readonly_fields = (
+        "created_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "status",
+        "seat_count",
+        "turn_seconds",
+        "length_ms",
+        "ruleset",
+        "seed",
+        "turn_number",
+        "to_move",
+        "winners",
+        "final_money",
+        "board",
+        "full_state",
+    )
+    exclude = ("state", "initial_state", "record")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # matches are made in the lobby
+
+    @admin.display(description="Board (full state)")
+    def board(self, obj: Match) -> str:
+        if not obj.state:
+            return "—"
+        # Staff see everything, shields included: the full state has the view's shape.
+        return render_board(obj.state)
+
+    @admin.display(description="Full state (JSON)")
+    def full_state(self, obj: Match) -> str:
+        if not obj.state:
+            return "—"
+        return format_html("<pre>{}</pre>", json.dumps(obj.state, indent=1, sort_keys=True))
+
+    @admin.action(description="Pause (keep the remaining deadline time)")
+    def pause(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        _run(
+            self,
+            request,
+            queryset,
+            lambda m: services.match_pause(match_id=m.pk, admin=_staff(request)),
+        )
+
+    @admin.action(description="Resume")
+    def resume(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        _run(
+            self,
+            request,
+            queryset,
+            lambda m: services.match_resume(match_id=m.pk, admin=_staff(request)),
+        )
+
+    @admin.action(description="Resolve the current turn now as a pass")
+    def pass_current_turn(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        _run(
+            self,
+            request,
+            queryset,
+            lambda m: services.turn_pass_now(match_id=m.pk, admin=_staff(request)),
+        )
+
+    @admin.action(description="Replace the seat given below with the bot given below")
+    def replace_seat_with_bot(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        seat = request.POST.get("seat", "")
+        bot = request.POST.get("bot", "").strip() or "random"
+        if not seat.isdigit():
+            self.message_user(request, "Give the seat number to replace.", messages.ERROR)
+            return
+        _run(
+            self,
+            request,
+            queryset,
+            lambda m: services.seat_replace_with_bot(
+                match_id=m.pk, seat_number=int(seat), bot=bot, admin=_staff(request)
+            ),
+        )
+
+    @admin.action(description="Abort")
+    def abort(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        _run(
+            self,
+            request,
+            queryset,
+            lambda m: services.match_abort(match_id=m.pk, admin=_staff(request)),
+        )
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(AdminAction)
+class AdminActionAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "admin", "match", "action", "details")
+    list_filter = ("action",)
+
+
+@admin.register(Orders)
+class OrdersAdmin(ReadOnlyAdmin):
+    list_display = ("match", "turn_number", "seat", "source", "submitted_by", "created_at")
+    list_filter = ("source",)
+
+
+@admin.register(Resolution)
+class ResolutionAdmin(ReadOnlyAdmin):
+    list_display = ("match", "turn_number", "seat", "turn_ms", "created_at")
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "user", "match", "kind", "turn_number", "status", "sent_at")
+    list_filter = ("kind", "status")
+
+
+@admin.register(NotificationSettings)
+class NotificationSettingsAdmin(admin.ModelAdmin):
+    list_display = (
+        "user",
+        "your_turn",
+        "deadline_warning",
+        "seat_to_bot",
+        "match_started",
+        "match_over",
+    )

@@ -1,0 +1,1 @@
+"""The bot HTTP API of protocol.md under /api/v1/ (django-ninja)."""

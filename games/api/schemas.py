@@ -1,0 +1,211 @@
+"""The bot API's bodies as typed schemas: they validate input and write the OpenAPI
+description. Input models are strict (a string is not a number) and refuse
+unknown fields, so a typo is an error and not a silently ignored option."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from ninja import Schema
+from pydantic import BeforeValidator, ConfigDict, Field
+
+import engine
+from games.models import TURN_SECONDS_MAX, TURN_SECONDS_MIN
+from games.services.matches import LENGTH_MS_MAX, LENGTH_MS_MIN
+
+MatchStatus = Literal["open", "running", "paused", "finished", "aborted"]
+# The turn numbers a request may name; anything else is not a turn of any match.
+TURN_MAX = 2**31 - 1
+
+
+def integral(value: Any) -> Any:
+    """JSON Schema counts 3.0 as an integer; so do we (strict models refuse floats)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [integral(v) for v in value]
+    if isinstance(value, dict):
+        return {k: integral(v) for k, v in value.items()}
+    return value
+
+
+Int = Annotated[int, BeforeValidator(integral)]
+# A built-in bot's name, or "" for a seat left open for a person: an enum in the
+# schema, so an unknown name is invalid input and not valid input refused.
+if TYPE_CHECKING:
+    BotName = str
+else:
+    BotName = Literal[("", *engine.bot_names())]
+
+
+class ErrorDetail(Schema):
+    code: str = Field(description="A protocol error code, such as stale_turn or not_a_player.")
+    message: str = Field(description="One sentence a person can act on.")
+    action: int | None = Field(
+        default=None, description="Index of the offending action, when there is one."
+    )
+
+
+class ErrorOut(Schema):
+    """protocol.md's error object; every error of the API has this body."""
+
+    error: ErrorDetail
+
+
+class MatchCreateIn(Schema):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    seats: Int = Field(default=4, ge=2, le=4, description="2, 3 or 4 seats.")
+    turn_seconds: Int = Field(
+        default=24 * 3600,
+        ge=TURN_SECONDS_MIN,
+        le=TURN_SECONDS_MAX,
+        description="Time for each turn before the clock passes it.",
+    )
+    length_ms: Int = Field(
+        default=600_000, ge=LENGTH_MS_MIN, le=LENGTH_MS_MAX, description="Battle length."
+    )
+    bots: list[BotName] = Field(
+        default_factory=list,
+        max_length=4,
+        description="Built-in bots for the seats after yours, in order; seats without "
+        'one wait for players ("" keeps a seat open). One bot per seat: you only watch.',
+    )
+    public: bool = Field(
+        default=True, description="Anyone may watch a public match; a private one is joined by id."
+    )
+
+
+class SeatOut(Schema):
+    number: int
+    player: str | None = Field(description="The username in this seat, if a person's.")
+    bot: str | None = Field(description="The built-in bot in this seat, or playing for it now.")
+    api: bool = Field(description="The seat is driven through this API.")
+
+
+class MatchSummary(Schema):
+    id: int
+    status: MatchStatus
+    seat: int | None = Field(description="Your seat number, null if you do not play.")
+    your_turn: bool
+    turn: int
+    to_move: int | None
+    public: bool
+    created_at: datetime
+
+
+class MatchOut(Schema):
+    id: int
+    status: MatchStatus
+    seat: int | None = Field(description="Your seat number, null if you do not play.")
+    your_turn: bool = Field(description="The match waits for your orders.")
+    deadline: datetime | None = Field(description="When the clock passes the current turn.")
+    state: dict[str, Any] | None = Field(
+        description="Your view of the state (protocol.md), null before the start."
+    )
+    last_events: list[dict[str, Any]] = Field(
+        description="Your copy of the last resolved turn's events."
+    )
+    public: bool
+    seats: list[SeatOut]
+    turn_seconds: int
+    length_ms: int
+    winners: list[int]
+
+
+class OrdersAccepted(Schema):
+    match: int
+    turn: int
+    seat: int
+    status: Literal["accepted"]
+    orders: dict[str, Any] = Field(description="The orders as stored.")
+    accepted_at: datetime
+
+
+class HistoryTurn(Schema):
+    turn: int
+    seat: int = Field(description="The seat whose turn it was.")
+    turn_ms: int = Field(description="The turn's length on the battle clock.")
+    events: list[dict[str, Any]] = Field(description="Your copy of the turn's events.")
+    orders: dict[str, Any] | None = Field(
+        default=None, description="The orders, once the match is over."
+    )
+
+
+class HistoryOut(Schema):
+    match: int
+    over: bool
+    turns: list[HistoryTurn]
+
+
+class ReplayOut(Schema):
+    """protocol.md's replay file."""
+
+    initial: dict[str, Any]
+    turns: list[dict[str, Any]]
+    final: dict[str, Any]
+
+
+_CELL: dict[str, Any] = {
+    "type": "array",
+    "items": {"type": "integer"},
+    "minItems": 2,
+    "maxItems": 2,
+    "description": "A cell [x, y].",
+}
+_DIRECTION: dict[str, Any] = {
+    "type": "string",
+    "enum": ["N", "NE", "E", "SE", "S", "SW", "W", "NW"],
+}
+
+# Written out by hand: the body goes to the engine exactly as sent, so that the
+# engine, not a model here, decides what is well formed (with protocol codes).
+ORDERS_BODY: dict[str, Any] = {
+    "required": True,
+    "content": {
+        "application/json": {
+            "schema": {
+                "title": "Orders",
+                "type": "object",
+                "description": "protocol.md's orders. `seat` may be left out (yours is used).",
+                "required": ["turn", "actions"],
+                "additionalProperties": False,
+                "properties": {
+                    "seat": {"type": "integer", "minimum": 1, "maximum": 4},
+                    "turn": {"type": "integer", "minimum": 0, "maximum": TURN_MAX},
+                    "actions": {
+                        "type": "array",
+                        "maxItems": 2,
+                        "items": {
+                            "type": "object",
+                            "required": ["robot", "type"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "robot": {"type": "string", "description": 'Such as "1-2".'},
+                                "type": {
+                                    "type": "string",
+                                    "enum": [
+                                        "move",
+                                        "mine",
+                                        "arm_missile",
+                                        "arm_laser",
+                                        "shield",
+                                        "fire_missile",
+                                        "fire_laser",
+                                        "kamikaze",
+                                    ],
+                                },
+                                "to": _CELL,
+                                "path": {"type": "array", "items": _CELL, "maxItems": 6},
+                                "deflect": _DIRECTION,
+                                "target": _CELL,
+                                "direction": _DIRECTION,
+                            },
+                        },
+                    },
+                },
+            }
+        }
+    },
+}

@@ -1,0 +1,139 @@
+"""Where each of the viewer's robots may go or shoot: the board page's click hints.
+
+Hints are computed by the engine on the board the seat *believes* in: its view,
+with every robot it cannot see a shield on taken as unshielded. That is the board
+the engine itself judges a seat's orders on (docs/rules.md, "Turns"), so a
+highlighted cell is a legal order and a laser's drawn path is the beam as far as
+the player can know it (a hidden shield may still stop or turn it).
+
+The second action is planned on the board the first one leaves: `hints_after`
+resolves the first action with the engine on that believed board and computes the
+hints there, or returns the engine's error for the first action.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import engine
+from engine.helium3 import api
+from engine.helium3.board import DIRECTIONS
+from engine.helium3.moves import action_kinds, missile_targets, reachable
+from engine.helium3.orders import MOVE_RANGE, Action, Orders, parse_action
+from engine.helium3.resolve import Turn
+from engine.helium3.state import Robot, State
+
+MAX_REACH = max(MOVE_RANGE.values())
+
+
+def believed_state(view: dict[str, Any]) -> dict[str, Any]:
+    """The state as the viewer's seat believes it: no shields it cannot see, seed 0."""
+    state = copy.deepcopy(view)
+    state.pop("viewer", None)
+    state.setdefault("seed", 0)
+    for robot in state["robots"]:
+        robot.setdefault("shield", False)
+        robot.setdefault("deflect", None)
+    return state
+
+
+def _reach_string(turn: Turn, robot: Robot, width: int, height: int) -> str:
+    """One character a cell, row-major: the king steps to reach it, or '.'."""
+    cells = ["."] * (width * height)
+    for (x, y), d in reachable(turn, robot, MAX_REACH).items():
+        cells[y * width + x] = str(d)
+    return "".join(cells)
+
+
+def _laser(
+    state: State, seat: int, first: Action | None, robot: Robot, direction: str
+) -> dict[str, Any]:
+    actions = (first,) if first is not None else ()
+    orders = Orders(
+        seat, state.turn, (*actions, Action(robot.id, "fire_laser", direction=direction))
+    )
+    _new, events, _ms = api.play(state, orders)
+    beam = [e for e in events if e["type"] == "laser" and e["robot"] == robot.id][-1]
+    start = beam["t_ms"]
+    end = start + beam["duration_ms"]
+    hit = [
+        e["robot"]
+        for e in events
+        if e["type"] == "destroyed" and start <= e["t_ms"] <= end and e["t_ms"] >= start
+    ]
+    return {"segments": beam["segments"], "destroys": hit}
+
+
+def _robot_hints(
+    board: State, origin: State, seat: int, first: Action | None, robot: Robot, turn: Turn
+) -> dict[str, Any]:
+    kinds = action_kinds(robot)
+    hint: dict[str, Any] = {
+        "x": robot.x,
+        "y": robot.y,
+        "kinds": kinds,
+        "reach": _reach_string(turn, robot, board.width, board.height),
+    }
+    if "fire_missile" in kinds:
+        mask = ["0"] * (board.width * board.height)
+        for x, y in missile_targets(board, robot):
+            mask[y * board.width + x] = "1"
+        hint["missile"] = "".join(mask)
+    if "fire_laser" in kinds:
+        hint["laser"] = {d: _laser(origin, seat, first, robot, d) for d in DIRECTIONS}
+    return hint
+
+
+def _hints_on(
+    board: State, origin: State, seat: int, first: Action | None = None
+) -> dict[str, Any]:
+    """Hints on `board`; lasers are replayed from `origin` after `first`, as the engine will."""
+    turn = Turn(board)
+    skip = first.robot if first is not None else None
+    robots = {
+        r.id: _robot_hints(board, origin, seat, first, r, turn)
+        for r in board.robots
+        if r.seat == seat and r.alive and r.id != skip
+    }
+    return {
+        "seat": seat,
+        "turn": origin.turn,
+        "w": board.width,
+        "h": board.height,
+        "ranges": MOVE_RANGE,
+        "robots": robots,
+    }
+
+
+def hints_for(view: dict[str, Any]) -> dict[str, Any]:
+    """Hints for every living robot of the viewer's seat on the view's board."""
+    state = State.from_json(believed_state(view))
+    return _hints_on(state, state, int(view["viewer"]))
+
+
+def hints_after(view: dict[str, Any], first: Any) -> dict[str, Any]:
+    """Hints for the second action after `first` (protocol JSON), or the engine's error.
+
+    The answer carries the first action's events (the viewer's own copy: its own
+    action, on its believed board) and where every robot stands afterwards, so the
+    page can draw the board as the first action leaves it.
+    """
+    seat = int(view["viewer"])
+    believed = believed_state(view)
+    orders = {"seat": seat, "turn": view["turn"], "actions": [first]}
+    try:
+        applied = engine.apply(believed, orders)
+        action = parse_action(first, 0)
+    except engine.EngineError as error:
+        return error.to_json()
+    after = State.from_json(applied.state)
+    hints = _hints_on(after, State.from_json(believed), seat, action)
+    hints["first"] = {
+        "events": engine.events_view(applied.events, seat),
+        "robots": [
+            {"id": r.id, "x": r.x, "y": r.y, "alive": r.alive, "facing": r.facing}
+            for r in after.robots
+        ],
+    }
+    return hints

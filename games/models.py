@@ -1,0 +1,373 @@
+"""Persistence for matches. Rows hold the engine's JSON exactly as the engine gave it.
+
+Constraints, not hope: one accepted orders row and one resolution per (match,
+turn), one deadline row per (match, turn), one notification per (user, match,
+kind, turn), one seat per user per match.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+TURN_SECONDS_MIN = 60
+TURN_SECONDS_MAX = 3 * 24 * 3600
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        RUNNING = "running", "Running"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    seat_count = models.PositiveSmallIntegerField()
+    turn_seconds = models.PositiveIntegerField(default=24 * 3600)
+    length_ms = models.PositiveIntegerField(default=600_000)
+    ruleset = models.CharField(max_length=32, default="helium3")
+    seed = models.BigIntegerField(null=True, blank=True)
+    initial_state = models.JSONField(null=True, blank=True)
+    # The current full state, exactly the engine's JSON. Pages never render it
+    # directly: they go through engine.view for the viewer's seat.
+    state = models.JSONField(null=True, blank=True)
+    # Copies of state["turn"] / state["to_move"] so lobby queries need no JSON.
+    turn_number = models.PositiveIntegerField(default=0)
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    winners = models.JSONField(default=list, blank=True)
+    final_money = models.JSONField(null=True, blank=True)
+    # The replay file: {"initial", "turns": [{"orders", "events"}], "final"}.
+    record = models.JSONField(null=True, blank=True)
+    # Public: anyone may watch it live (the spectator's view) and find it in the
+    # archive. Private: only its players and staff see it once it has started.
+    public = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=2, seat_count__lte=4), name="match_seat_count_2_to_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(turn_seconds__gte=TURN_SECONDS_MIN, turn_seconds__lte=TURN_SECONDS_MAX),
+                name="match_turn_seconds_in_range",
+            ),
+            models.CheckConstraint(condition=Q(length_ms__gt=0), name="match_length_positive"),
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "aborted"])
+                | Q(seed__isnull=False, state__isnull=False),
+                name="match_started_has_seed_and_state",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            models.Index(fields=["status", "-finished_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} ({self.get_status_display()})"
+
+    @property
+    def is_live(self) -> bool:
+        return self.status in (self.Status.RUNNING, self.Status.PAUSED)
+
+
+class Seat(models.Model):
+    """One engine seat. A person (user), a built-in bot (bot), or free.
+
+    standin_bot is the bot that plays for a person who missed too many turns in
+    a row, until that person comes back.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=32, blank=True, default="")
+    standin_bot = models.CharField(max_length=32, blank=True, default="")
+    missed_in_row = models.PositiveSmallIntegerField(default=0)
+    joined_at = models.DateTimeField(null=True, blank=True)
+    # Driven through the bot API: taken with a token, or its last orders came with
+    # one. Such a seat gets no email (a program reads none); its deadlines are the
+    # same as everybody's.
+    api = models.BooleanField(default=False)
+    # The seat's record, stored when the match finishes (null before): the
+    # archive and the player pages add these up instead of replaying events.
+    won = models.BooleanField(null=True, blank=True)
+    final_money = models.IntegerField(null=True, blank=True)
+    mined = models.PositiveIntegerField(null=True, blank=True)
+    robots_destroyed = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Opponents' robots destroyed in this seat's turns."
+    )
+    robots_lost = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["match", "user"],
+                condition=Q(user__isnull=False),
+                name="seat_one_per_user_per_match",
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(bot=""), name="seat_user_or_bot_not_both"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=4), name="seat_number_1_to_4"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.number} of match {self.match_id}: {self.label}"
+
+    @property
+    def is_free(self) -> bool:
+        return self.user_id is None and not self.bot
+
+    @property
+    def driver_bot(self) -> str:
+        """The bot that moves for this seat now, or "" when a person does."""
+        return self.bot or self.standin_bot
+
+    @property
+    def label(self) -> str:
+        if self.bot:
+            return f"bot: {self.bot}"
+        if self.user_id is None:
+            return "(free)"
+        name = self.user.get_username() if self.user else "?"
+        return f"{name} (played by bot {self.standin_bot})" if self.standin_bot else name
+
+
+class Turn(models.Model):
+    """The deadline row of one turn: who moves, since when, until when.
+
+    The sweeper reads these rows; nothing is scheduled ahead in the broker.
+    """
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for orders"
+        ACCEPTED = "accepted", "Orders accepted, not resolved yet"
+        RESOLVED = "resolved", "Resolved"
+        VOID = "void", "Void (match aborted)"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    started_at = models.DateTimeField()
+    # Null while the match is paused; paused_remaining then keeps the time left.
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    warn_at = models.DateTimeField(null=True, blank=True)
+    paused_remaining = models.DurationField(null=True, blank=True)
+    warned_at = models.DateTimeField(null=True, blank=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    missed = models.BooleanField(default=False, help_text="Passed by the clock.")
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="turn_unique_per_match"),
+        ]
+        indexes = [
+            models.Index(fields=["status", "deadline_at"]),
+            models.Index(fields=["status", "warn_at"]),
+            models.Index(fields=["status", "accepted_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"Turn {self.number} of match {self.match_id} (seat {self.seat}, {self.status})"
+
+
+class Orders(models.Model):
+    """The accepted orders of one turn, exactly as given, with who and when."""
+
+    class Source(models.TextChoices):
+        PLAYER = "player", "Player"
+        BOT = "bot", "Built-in bot"
+        STANDIN = "standin", "Stand-in bot"
+        CLOCK = "clock", "Deadline passed"
+        ADMIN = "admin", "Admin"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="orders")
+    turn_number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    orders = models.JSONField()
+    source = models.CharField(max_length=16, choices=Source.choices)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "turn_number"]
+        verbose_name_plural = "orders"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "turn_number"], name="orders_one_accepted_per_turn"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Orders for turn {self.turn_number} of match {self.match_id}"
+
+
+class Resolution(models.Model):
+    """A resolved turn: the orders applied, the full events and the resulting state."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="resolutions")
+    turn_number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    orders = models.JSONField()
+    events = models.JSONField()
+    state = models.JSONField()
+    turn_ms = models.PositiveIntegerField()
+    # Set when the accepted orders could not be applied and a pass was used instead.
+    fallback_error = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "turn_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "turn_number"], name="resolution_one_per_turn"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Resolution of turn {self.turn_number} of match {self.match_id}"
+
+
+class NotificationKind(models.TextChoices):
+    YOUR_TURN = "your_turn", "Your turn"
+    DEADLINE_WARNING = "deadline_warning", "Deadline warning"
+    SEAT_TO_BOT = "seat_to_bot", "Seat handed to a bot"
+    MATCH_STARTED = "match_started", "Match started"
+    MATCH_OVER = "match_over", "Match over"
+
+
+class Notification(models.Model):
+    """One email about one event. The unique row is what makes it 'never twice'."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        SKIPPED = "skipped", "Skipped (switched off)"
+        FAILED = "failed", "Failed"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=32, choices=NotificationKind.choices)
+    turn_number = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    context = models.JSONField(default=dict, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "match", "kind", "turn_number"], name="notification_once"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id} about match {self.match_id} turn {self.turn_number}"
+
+
+class NotificationSettings(models.Model):
+    """Which kinds of email a user wants. A missing row means 'all of them'."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="notification_settings",
+    )
+    your_turn = models.BooleanField("Your turn", default=True)
+    deadline_warning = models.BooleanField("Deadline warning", default=True)
+    seat_to_bot = models.BooleanField("Seat handed to a bot", default=True)
+    match_started = models.BooleanField("Match started", default=True)
+    match_over = models.BooleanField("Match over", default=True)
+
+    def __str__(self) -> str:
+        return f"Notification settings of {self.user_id}"
+
+    def wants(self, kind: str) -> bool:
+        return bool(getattr(self, kind))
+
+
+class AdminAction(models.Model):
+    """Every admin action on a match, who did it and what it changed."""
+
+    admin = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="admin_actions")
+    action = models.CharField(max_length=32)
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.action} on match {self.match_id} by {self.admin_id}"
+
+
+class ApiToken(models.Model):
+    """A bot's key to the API. Only a digest is stored: the token is shown once.
+
+    The token is "h3_<prefix>_<secret>"; the prefix finds the row, the SHA-256
+    of the whole token must then match. The secret has 256 bits of entropy, so a
+    plain hash (not a slow password hash) is enough and every request stays cheap.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=64)
+    prefix = models.CharField(max_length=16, unique=True)
+    digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"API token {self.prefix} ({self.name}) of {self.user_id}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+def pass_orders(seat: int, turn: int) -> dict[str, Any]:
+    """The protocol's pass: orders with no actions."""
+    return {"seat": seat, "turn": turn, "actions": []}

@@ -1,0 +1,352 @@
+"""Reads. Pages get what they show from here, and a player's page only ever
+sees engine.view / engine.events_view output for that player's seat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db import connection
+from django.db.models import BooleanField, Case, Exists, OuterRef, Q, QuerySet, Value, When
+from django.utils import timezone
+
+import engine
+from games.models import Match, NotificationSettings, Resolution, Seat, Turn
+
+LOBBY_LIMIT = 50
+
+
+def can_watch(match: Match, user: User | AnonymousUser, seat: Seat | None = None) -> bool:
+    """Who may see a match: anyone a public one; a private one its players, its
+    creator and staff. An open private match is an invitation: whoever has its
+    link may see its seats and join (there is no board to hide yet).
+
+    `seat` is the user's seat when the caller has looked it up already.
+    """
+    if match.public or match.status == Match.Status.OPEN:
+        return True
+    if not user.is_authenticated:
+        return False
+    if user.is_staff or match.created_by_id == user.pk:
+        return True
+    return seat is not None or Seat.objects.filter(match=match, user=user).exists()
+
+
+def watchable_matches(user: User | AnonymousUser) -> QuerySet[Match]:
+    """The matches `user` may see (can_watch as a query)."""
+    if user.is_authenticated and user.is_staff:
+        return Match.objects.all()
+    visible = Q(public=True) | Q(status=Match.Status.OPEN)
+    if user.is_authenticated:
+        visible |= Q(created_by=user) | Q(
+            Exists(Seat.objects.filter(match=OuterRef("pk"), user=user))
+        )
+    return Match.objects.filter(visible)
+
+
+def lobby_open_matches() -> QuerySet[Match]:
+    """Public open matches with a free seat; a private one is joined by its link."""
+    free = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, bot="")
+    return (
+        Match.objects.filter(status=Match.Status.OPEN, public=True)
+        .filter(Exists(free))
+        .prefetch_related("seats__user")
+        .order_by("-created_at")[:LOBBY_LIMIT]
+    )
+
+
+def lobby_my_matches(user: User) -> QuerySet[Match]:
+    """The user's unfinished matches, the ones waiting for the user's move first."""
+    my_move = Seat.objects.filter(
+        match=OuterRef("pk"), user=user, number=OuterRef("to_move"), standin_bot=""
+    )
+    return (
+        Match.objects.filter(
+            seats__user=user,
+            status__in=[Match.Status.OPEN, Match.Status.RUNNING, Match.Status.PAUSED],
+        )
+        .annotate(
+            my_move=Case(
+                When(Q(status=Match.Status.RUNNING) & Exists(my_move), then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            )
+        )
+        .prefetch_related("seats__user")
+        .order_by("-my_move", "-created_at")[:LOBBY_LIMIT]
+    )
+
+
+def lobby_finished_matches(user: User) -> QuerySet[Match]:
+    return (
+        watchable_matches(user)
+        .filter(status=Match.Status.FINISHED)
+        .annotate(
+            mine=Exists(Seat.objects.filter(match=OuterRef("pk"), user=user)),
+        )
+        .prefetch_related("seats__user")
+        .order_by("-mine", "-finished_at")[:LOBBY_LIMIT]
+    )
+
+
+def seat_of(match: Match, user: User | AnonymousUser) -> Seat | None:
+    if not user.is_authenticated:
+        return None
+    # By pk, not the model's ordering (by match, then number), which joins the match
+    # table for nothing: at most one seat per user and match.
+    return Seat.objects.filter(match=match, user=user).order_by("pk").first()
+
+
+def current_turn(match: Match) -> Turn | None:
+    if match.status not in (Match.Status.RUNNING, Match.Status.PAUSED):
+        return None
+    # One turn per (match, number): no ordering, so no join with the match table.
+    return Turn.objects.filter(match=match, number=match.turn_number).order_by("pk").first()
+
+
+@dataclass(frozen=True)
+class PageVersion:
+    """What a viewer's match page depends on besides the state, read in one query: the
+    match's status and turn, its access fields, the current turn (status and
+    deadline, as the page shows them) and the viewer's seat. The match page is
+    cached under it (views.match_detail)."""
+
+    match: Match  # not a full row: pk, status, turn_number, public, created_by, created_at
+    turn: Turn | None  # the live turn's status and deadline_at; None when not live
+    seat: Seat | None  # the viewer's seat: number and standin_bot only
+
+    @property
+    def standin(self) -> str | None:
+        return self.seat.standin_bot if self.seat is not None else None
+
+
+def match_page_version(match_id: int, user: User | AnonymousUser) -> PageVersion | None:
+    """The match page's version for `user`, in one query; None if there is no match.
+
+    Plain SQL: it runs on every view of the most viewed page, and Django's compiler
+    takes about ten times as long to write this query as the database to answer it.
+    """
+    if not 0 < match_id < 2**63:  # no such id: the ORM's range check, done by hand
+        return None
+    match_t, turn_t, seat_t = (m._meta.db_table for m in (Match, Turn, Seat))
+    sql = (
+        f"SELECT m.status, m.turn_number, m.public, m.created_by_id, m.created_at,"
+        f" t.id, t.status, t.deadline_at, s.number, s.standin_bot"
+        f" FROM {match_t} m"
+        f" LEFT JOIN {turn_t} t ON t.match_id = m.id AND t.number = m.turn_number"
+        f" LEFT JOIN {seat_t} s ON s.match_id = m.id AND s.user_id = %s"
+        f" WHERE m.id = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user.pk if user.is_authenticated else None, match_id])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    names = (
+        "status",
+        "turn_number",
+        "public",
+        "created_by_id",
+        "created_at",
+        "turn_id",
+        "turn_status",
+        "turn_deadline",
+        "seat_number",
+        "seat_standin",
+    )
+    row = dict(zip(names, found, strict=True))
+    for name in ("created_at", "turn_deadline"):
+        # SQLite gives naive UTC datetimes to a plain cursor (the ORM makes them aware).
+        value = row[name]
+        if isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        if value is not None and timezone.is_naive(value):
+            value = timezone.make_aware(value, UTC)
+        row[name] = value
+    row["public"] = bool(row["public"])
+    match = Match(
+        pk=match_id,
+        status=row["status"],
+        turn_number=row["turn_number"],
+        public=row["public"],
+        created_by_id=row["created_by_id"],
+        created_at=row["created_at"],
+    )
+    live = match.status in (Match.Status.RUNNING, Match.Status.PAUSED)
+    turn_row = None
+    if live and row["turn_id"] is not None:
+        turn_row = Turn(
+            pk=row["turn_id"],
+            match_id=match_id,
+            number=match.turn_number,
+            status=row["turn_status"],
+            deadline_at=row["turn_deadline"],
+        )
+    seat = None
+    if row["seat_number"] is not None:
+        seat = Seat(match_id=match_id, number=row["seat_number"], standin_bot=row["seat_standin"])
+    return PageVersion(match=match, turn=turn_row, seat=seat)
+
+
+@dataclass
+class MatchPage:
+    """What the match page shows, computed from the viewer's view only."""
+
+    match: Match
+    seat: Seat | None
+    seats: list[Seat]
+    view: dict[str, Any] | None
+    last_events: list[dict[str, Any]] = field(default_factory=list)
+    last_turn: int | None = None
+    recent_turns: list[dict[str, Any]] = field(default_factory=list)
+    turn: Turn | None = None
+    my_robots: list[dict[str, Any]] = field(default_factory=list)
+    money: list[dict[str, Any]] = field(default_factory=list)
+    # The board page's history: one page of turns, newest first, each with the
+    # viewer's copy of its events and those events as sentences.
+    history_page: int = 1
+    history_more: bool = False
+
+    @property
+    def my_move(self) -> bool:
+        return (
+            self.seat is not None
+            and self.view is not None
+            and not self.view["over"]
+            and self.match.status == Match.Status.RUNNING
+            and self.view["to_move"] == self.seat.number
+            and not self.seat.driver_bot
+            and self.turn is not None
+            and self.turn.status == Turn.Status.WAITING
+        )
+
+    @property
+    def over(self) -> bool:
+        return bool(self.view and self.view["over"])
+
+
+HISTORY_PAGE_TURNS = 8
+
+
+def match_page(
+    match: Match,
+    seat: Seat | None,
+    *,
+    seats: list[Seat] | None = None,
+    history_page: int = 1,
+    version: PageVersion | None = None,
+) -> MatchPage:
+    """The page for `seat` (None: a spectator), built from engine.view only.
+
+    `seats` saves a query when the caller has them; `history_page` picks which
+    turns the history shows (1: the newest). A constant number of queries.
+    """
+    if seats is None:
+        seats = list(Seat.objects.filter(match=match).select_related("user"))
+    page = MatchPage(match=match, seat=seat, seats=seats, view=None)
+    page.history_page = max(1, history_page)
+    if match.state is None:
+        return page
+    viewer = seat.number if seat is not None else None
+    view = engine.view(match.state, viewer)
+    page.view = view
+    # The version read the current turn already (for the same match turn: the caller
+    # checks), which saves the query.
+    page.turn = version.turn if version is not None else current_turn(match)
+    # The last round: every seat's most recent turn, newest first, each as the
+    # viewer's copy of its events.
+    # One query gives the history page; the newest page is also "the last round".
+    first = (page.history_page - 1) * HISTORY_PAGE_TURNS
+    recent = list(
+        Resolution.objects.filter(match=match)
+        .order_by("-turn_number")
+        .only("turn_number", "seat", "events", "turn_ms")[first : first + HISTORY_PAGE_TURNS + 1]
+    )
+    page.history_more = len(recent) > HISTORY_PAGE_TURNS
+    over = bool(view["over"])
+    page.recent_turns = [
+        _history_turn(r, viewer, over, match.ruleset) for r in recent[:HISTORY_PAGE_TURNS]
+    ]
+    if page.recent_turns and page.history_page == 1:
+        page.last_turn = page.recent_turns[0]["number"]
+        page.last_events = page.recent_turns[0]["events"]
+    labels = {s.number: s.label for s in seats}
+    page.money = [
+        {
+            "seat": p["seat"],
+            "money": p["money"],
+            "who": labels.get(p["seat"], "?"),
+            "winner": p["seat"] in view.get("winners", []),
+            "robots": sum(1 for r in view["robots"] if r["seat"] == p["seat"] and r["alive"]),
+        }
+        for p in view["players"]
+    ]
+    if viewer is not None:
+        page.my_robots = [r for r in view["robots"] if r["seat"] == viewer and r["alive"]]
+    return page
+
+
+def match_history(match: Match, seat: int | None, *, since: int = 0) -> list[dict[str, Any]]:
+    """Every resolved turn from `since` on, as `seat`'s copy (None: a spectator's).
+
+    While the match runs each turn's events go through engine.events_view, so a
+    player sees its own shields only and a spectator none; orders are not shown
+    (they name shields and deflects). Once it is over, everything is public.
+    """
+    over = match.status == Match.Status.FINISHED
+    rows = Resolution.objects.filter(match=match, turn_number__gte=since).order_by("turn_number")
+    history = []
+    for row in rows.only("turn_number", "seat", "turn_ms", "events", "orders"):
+        turn: dict[str, Any] = {
+            "turn": row.turn_number,
+            "seat": row.seat,
+            "turn_ms": row.turn_ms,
+            "events": engine.events_view(row.events, seat, over=over, ruleset=match.ruleset),
+        }
+        if over:
+            turn["orders"] = row.orders
+        history.append(turn)
+    return history
+
+
+def _history_turn(row: Resolution, viewer: int | None, over: bool, ruleset: str) -> dict[str, Any]:
+    from games.board_history import describe_events, lines_html
+
+    events = engine.events_view(row.events, viewer, over=over, ruleset=ruleset)
+    lines = describe_events(events)
+    return {
+        "number": row.turn_number,
+        "seat": row.seat,
+        "turn_ms": row.turn_ms,
+        "events": events,
+        "lines": lines,
+        "lines_html": lines_html(lines),
+    }
+
+
+def match_record(match: Match) -> dict[str, Any]:
+    """The replay file: initial state, every turn's orders and full events, final state."""
+    turns = [
+        {"orders": r.orders, "events": r.events}
+        for r in Resolution.objects.filter(match=match).order_by("turn_number")
+    ]
+    return {"initial": match.initial_state, "turns": turns, "final": match.state}
+
+
+def orders_robots(match: Match, seat: Seat) -> list[dict[str, Any]]:
+    """The seat's robots still alive, from its view: the orders form's choices.
+
+    No query: an orders POST needs only this, not the whole page (it is on the
+    turn's critical path, see bench/turn_latency.py).
+    """
+    if match.state is None:
+        return []
+    view = engine.view(match.state, seat.number)
+    return [r for r in view["robots"] if r["seat"] == seat.number and r["alive"]]
+
+
+def notification_settings_for(user: User) -> NotificationSettings:
+    prefs = NotificationSettings.objects.filter(user=user).first()
+    return prefs if prefs is not None else NotificationSettings(user=user)

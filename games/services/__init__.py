@@ -1,0 +1,56 @@
+"""Use cases (writes). Each is keyword-only, typed, and runs in one transaction.
+
+Split by concept: matches (lobby, seats, start), turns (orders in, resolution
+out), clock (deadlines, warnings, hand-over to bots), admin (staff actions),
+notifications (email rows and sending).
+"""
+
+from games.services.admin import (
+    match_abort,
+    match_pause,
+    match_resume,
+    seat_replace_with_bot,
+    turn_pass_now,
+)
+from games.services.clock import SweepReport, clock_sweep, deadline_warn, turn_pass_on_deadline
+from games.services.matches import (
+    match_create,
+    match_play_now,
+    seat_join,
+    seat_leave,
+    seat_numbers,
+    seat_reclaim,
+)
+from games.services.notifications import (
+    notification_send,
+    notification_settings_update,
+    notification_unsubscribe,
+    notify,
+    unsubscribe_token,
+)
+from games.services.turns import orders_submit, turn_resolve
+
+__all__ = [
+    "SweepReport",
+    "clock_sweep",
+    "deadline_warn",
+    "match_abort",
+    "match_create",
+    "match_pause",
+    "match_play_now",
+    "match_resume",
+    "notification_send",
+    "notification_settings_update",
+    "notification_unsubscribe",
+    "notify",
+    "orders_submit",
+    "seat_join",
+    "seat_leave",
+    "seat_numbers",
+    "seat_reclaim",
+    "seat_replace_with_bot",
+    "turn_pass_now",
+    "turn_pass_on_deadline",
+    "turn_resolve",
+    "unsubscribe_token",
+]

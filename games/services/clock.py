@@ -1,0 +1,144 @@
+"""The clock. Deadlines are rows; celery beat runs clock_sweep on a static schedule.
+
+A sweep passes every waiting turn whose deadline is over (each exactly once: the
+pass claims the turn with a conditional update), sends the quarter-left warnings,
+hands a seat to a built-in bot after too many misses in a row, and queues again
+any accepted turn or email the worker has not handled within a grace period.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import Conflict
+from games.faults import fault_point
+from games.models import Match, Notification, NotificationKind, Orders, Seat, Turn, pass_orders
+from games.services.notifications import notify
+from games.services.turns import orders_accept, queue_resolution
+
+SWEEP_BATCH = 500
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    passed: int = 0
+    warned: int = 0
+    requeued_turns: int = 0
+    requeued_emails: int = 0
+
+
+def clock_sweep(*, now: datetime | None = None) -> SweepReport:
+    now = now or timezone.now()
+    running = Match.Status.RUNNING
+    expired = list(
+        Turn.objects.filter(
+            status=Turn.Status.WAITING, deadline_at__lte=now, match__status=running
+        ).values_list("match_id", "number")[:SWEEP_BATCH]
+    )
+    passed = sum(
+        1
+        for match_id, number in expired
+        if turn_pass_on_deadline(match_id=match_id, number=number, now=now)
+    )
+    due = list(
+        Turn.objects.filter(
+            status=Turn.Status.WAITING,
+            warned_at__isnull=True,
+            warn_at__lte=now,
+            deadline_at__gt=now,
+            match__status=running,
+        ).values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    warned = sum(1 for pk in due if deadline_warn(turn_id=pk, now=now))
+
+    grace = now - timedelta(seconds=settings.RESOLVE_GRACE_SECONDS)
+    stuck = list(
+        Turn.objects.filter(
+            status=Turn.Status.ACCEPTED, accepted_at__lte=grace, match__status=running
+        ).values_list("match_id", "number")[:SWEEP_BATCH]
+    )
+    for match_id, number in stuck:
+        queue_resolution(match_id, number)
+    unsent = list(
+        Notification.objects.filter(
+            status=Notification.Status.PENDING, created_at__lte=grace
+        ).values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    if unsent:
+        from games.tasks import notification_send_task
+
+        for pk in unsent:
+            notification_send_task.delay(pk)
+    return SweepReport(
+        passed=passed, warned=warned, requeued_turns=len(stuck), requeued_emails=len(unsent)
+    )
+
+
+def turn_pass_on_deadline(*, match_id: int, number: int, now: datetime) -> bool:
+    """Pass a turn whose deadline is over. True if this call passed it."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status != Match.Status.RUNNING:
+            return False
+        turn = Turn.objects.filter(
+            match=match, number=number, status=Turn.Status.WAITING, deadline_at__lte=now
+        ).first()
+        if turn is None:
+            return False
+        fault_point("pass_locked")
+        try:
+            orders_accept(
+                match=match,
+                number=number,
+                seat=turn.seat,
+                orders=pass_orders(turn.seat, number),
+                source=Orders.Source.CLOCK,
+                user=None,
+                now=now,
+            )
+        except Conflict:
+            return False  # orders arrived in the meantime
+        seat = Seat.objects.select_related("user").get(match=match, number=turn.seat)
+        seat.missed_in_row += 1
+        if (
+            seat.user is not None
+            and not seat.driver_bot
+            and seat.missed_in_row >= settings.MISSED_TURNS_BEFORE_BOT
+        ):
+            seat.standin_bot = settings.STANDIN_BOT
+            notify(
+                user=seat.user,
+                match=match,
+                kind=NotificationKind.SEAT_TO_BOT,
+                turn_number=number,
+                context={"missed": seat.missed_in_row, "bot": seat.standin_bot},
+            )
+        seat.save(update_fields=["missed_in_row", "standin_bot"])
+        return True
+
+
+def deadline_warn(*, turn_id: int, now: datetime) -> bool:
+    """Warn the player to move when a quarter of the turn's time is left. Once."""
+    with transaction.atomic():
+        claimed = Turn.objects.filter(
+            pk=turn_id, status=Turn.Status.WAITING, warned_at__isnull=True
+        ).update(warned_at=now)
+        if claimed != 1:
+            return False
+        turn = Turn.objects.select_related("match").get(pk=turn_id)
+        seat = Seat.objects.select_related("user").get(match=turn.match, number=turn.seat)
+        if seat.driver_bot or seat.user is None:
+            return False
+        notify(
+            user=seat.user,
+            match=turn.match,
+            kind=NotificationKind.DEADLINE_WARNING,
+            turn_number=turn.number,
+            context={"deadline": turn.deadline_at.isoformat() if turn.deadline_at else None},
+        )
+        return True

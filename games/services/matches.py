@@ -1,0 +1,174 @@
+"""The lobby's use cases: create, play now, join, leave, come back; and the start."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from games.errors import Conflict, NotAPlayer, ServiceError
+from games.models import TURN_SECONDS_MAX, TURN_SECONDS_MIN, Match, NotificationKind, Seat
+from games.services.notifications import notify
+from games.services.turns import turn_begin
+
+# The bots "Play now" seats, in order of preference, when the engine has them.
+PLAY_NOW_BOTS = ("miner", "fighter", "random")
+LENGTH_MS_MIN = 1_000
+LENGTH_MS_MAX = 3_600_000
+
+
+def seat_numbers(seat_count: int, ruleset: str = "helium3") -> list[int]:
+    """The engine's seat numbers for a match of this size (2 players: seats 1 and 3)."""
+    state = engine.new_game(seed=0, seats=seat_count, ruleset=ruleset)
+    return [int(player["seat"]) for player in state["players"]]
+
+
+def match_create(
+    *,
+    creator: User,
+    seat_count: int = 4,
+    turn_seconds: int = 24 * 3600,
+    length_ms: int = 600_000,
+    bots: Sequence[str] = (),
+    public: bool = True,
+    api: bool = False,
+) -> Match:
+    """A new match, with the creator in the first seat.
+
+    bots[i] is the built-in bot for the (i + 2)-th seat, "" to leave it open for a
+    person. With one bot name per seat the creator only watches: a match of bots.
+    The match starts at once when no seat is left open. `public`: anyone may watch
+    it; `api`: the creator's seat is driven through the bot API (no emails).
+    """
+    if not 2 <= seat_count <= 4:
+        raise ServiceError("bad_seats", "A match has 2, 3 or 4 seats.")
+    if not TURN_SECONDS_MIN <= turn_seconds <= TURN_SECONDS_MAX:
+        raise ServiceError("bad_deadline", "The time per turn is from 1 minute to 3 days.")
+    if not LENGTH_MS_MIN <= length_ms <= LENGTH_MS_MAX:
+        raise ServiceError("bad_length", "The battle length is from 1 second to 1 hour.")
+    watch_only = len(bots) == seat_count and all(bots)
+    if len(bots) > seat_count or (len(bots) == seat_count and not watch_only):
+        raise ServiceError("bad_bots", "More bots than seats left for them.")
+    known = set(engine.bot_names())
+    for name in bots:
+        if name and name not in known:
+            raise ServiceError("unknown_bot", f"There is no built-in bot called {name!r}.")
+    numbers = seat_numbers(seat_count)
+    now = timezone.now()
+    with transaction.atomic():
+        match = Match.objects.create(
+            created_by=creator,
+            seat_count=seat_count,
+            turn_seconds=turn_seconds,
+            length_ms=length_ms,
+            public=public,
+        )
+        if watch_only:
+            bot_for = list(bots)
+        else:
+            bot_for = list(bots) + [""] * (seat_count - 1 - len(bots))
+            Seat.objects.create(
+                match=match, number=numbers[0], user=creator, joined_at=now, api=api
+            )
+        for number, bot in zip(numbers[-len(bot_for) :], bot_for, strict=True):
+            Seat.objects.create(match=match, number=number, bot=bot, joined_at=now if bot else None)
+        if all(bot_for):
+            match_start(match=match, now=now)
+        return match
+
+
+def match_play_now(*, user: User) -> Match:
+    """One click: a public four-seat match against three built-in bots, started at once."""
+    names = engine.bot_names()
+    preferred = [name for name in PLAY_NOW_BOTS if name in names] or ["random"]
+    bots = [preferred[i % len(preferred)] for i in range(3)]
+    return match_create(creator=user, seat_count=4, bots=bots, public=True)
+
+
+def match_start(*, match: Match, now: datetime) -> None:
+    """Every seat is taken: a fresh seed, the initial state, the first turn."""
+    seed = secrets.randbelow(2**31)
+    state = engine.new_game(
+        seed=seed, seats=match.seat_count, length_ms=match.length_ms, ruleset=match.ruleset
+    )
+    match.seed = seed
+    match.initial_state = state
+    match.state = state
+    match.status = Match.Status.RUNNING
+    match.started_at = now
+    match.save(update_fields=["seed", "initial_state", "state", "status", "started_at"])
+    for seat in Seat.objects.filter(match=match, user__isnull=False).select_related("user"):
+        notify(
+            user=seat.user,
+            match=match,
+            kind=NotificationKind.MATCH_STARTED,
+            context={"seat": seat.number},
+        )
+    turn_begin(match=match, now=now)
+
+
+def seat_join(*, match_id: int, user: User, api: bool = False) -> Seat:
+    """Take the lowest free seat of an open match; the last seat taken starts it.
+
+    `api`: the seat is taken through the bot API, so it gets no emails.
+    """
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status != Match.Status.OPEN:
+            raise Conflict("not_open", "This match is not open for players any more.")
+        if Seat.objects.filter(match=match, user=user).exists():
+            raise Conflict("already_seated", "You already have a seat in this match.")
+        now = timezone.now()
+        for seat in Seat.objects.filter(match=match, user__isnull=True, bot="").order_by("number"):
+            # Conditional: two people clicking "join" for one seat cannot both get it.
+            taken = Seat.objects.filter(pk=seat.pk, user__isnull=True, bot="").update(
+                user=user, joined_at=now, api=api
+            )
+            if taken == 1:
+                break
+        else:
+            raise Conflict("full", "Every seat of this match is taken.")
+        if not Seat.objects.filter(match=match, user__isnull=True, bot="").exists():
+            match_start(match=match, now=now)
+        return Seat.objects.get(pk=seat.pk)
+
+
+def seat_leave(*, match_id: int, user: User) -> Match:
+    """Give a seat back before the start. A match nobody sits in any more is aborted."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        seat = Seat.objects.filter(match=match, user=user).first()
+        if seat is None:
+            raise NotAPlayer("not_a_player", "You do not have a seat in this match.")
+        if match.status != Match.Status.OPEN:
+            raise Conflict("started", "The match has started; a seat cannot be left now.")
+        seat.user = None
+        seat.joined_at = None
+        seat.save(update_fields=["user", "joined_at"])
+        if not Seat.objects.filter(match=match, user__isnull=False).exists():
+            match.status = Match.Status.ABORTED
+            match.finished_at = timezone.now()
+            match.save(update_fields=["status", "finished_at"])
+        return match
+
+
+def seat_reclaim(*, match_id: int, user: User) -> Seat:
+    """A player whose seat a stand-in bot took over plays it again from the next turn."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        seat = Seat.objects.filter(match=match, user=user).first()
+        if seat is None:
+            raise NotAPlayer("not_a_player", "You do not have a seat in this match.")
+        if not match.is_live:
+            raise Conflict("not_running", "The match is not running.")
+        if not seat.standin_bot:
+            raise Conflict("not_handed_over", "Your seat is not played by a bot.")
+        seat.standin_bot = ""
+        seat.missed_in_row = 0
+        seat.save(update_fields=["standin_bot", "missed_in_row"])
+        return seat

@@ -1,0 +1,561 @@
+/* Helium 3's board script: plays the engine's timeline on the server's SVG, plans
+   orders by pointing at the board, and plays a finished match from its record.
+
+   The server draws every board; this script only moves what is drawn. Timing is
+   the engine's: each event runs from its t_ms for its duration_ms, a turn lasts
+   its turn_ms, and the script never decides how long anything takes. */
+(function () {
+  "use strict";
+  var DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
+  var DELTA = {N: [0, -1], NE: [1, -1], E: [1, 0], SE: [1, 1], S: [0, 1], SW: [-1, 1], W: [-1, 0], NW: [-1, -1]};
+  var WORD = {N: "north", NE: "north-east", E: "east", SE: "south-east", S: "south", SW: "south-west", W: "west", NW: "north-west"};
+  var KIND = {move: "Move", mine: "Mine", arm_missile: "Arm missile", arm_laser: "Arm laser", shield: "Shield",
+    fire_missile: "Fire missile", fire_laser: "Fire laser", kamikaze: "Kamikaze"};
+  var NS = "http://www.w3.org/2000/svg";
+  function $(s, r) { return (r || document).querySelector(s); }
+  function el(tag, attrs, parent) {
+    var e = document.createElementNS(NS, tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function clamp(v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
+  function cheb(a, b) { return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])); }
+  function mmss(ms) { var s = Math.floor(Math.max(0, ms) / 1000); return Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2); }
+  function copy(o) { return JSON.parse(JSON.stringify(o)); }
+
+  /* ---- The board: geometry and the model read from the server's SVG. ---- */
+  function Board(svg) {
+    var d = svg.dataset;
+    this.svg = svg; this.w = +d.w; this.h = +d.h; this.cell = +d.cell; this.m = +d.margin;
+    this.levels = d.levels.split(",").map(Number);
+    this.hl = $(".hl", svg); this.fx = $(".fx", svg);
+    this.els = {};
+    var model = {helium: d.helium.split(",").map(Number), robots: {}, money: {}};
+    svg.querySelectorAll(".rb").forEach(function (g) {
+      var c = g.classList, r = g.dataset;
+      this.els[r.id] = g;
+      model.robots[r.id] = {id: r.id, seat: +r.seat, x: +r.x, y: +r.y, ang: DIRS.indexOf(r.f) * 45,
+        alive: true, active: !c.contains("idle"), armed: c.contains("am") ? "missile" : c.contains("al") ? "laser" : null,
+        shield: c.contains("sd"), deflect: r.d || null, mined: +r.mined, fade: 1};
+    }, this);
+    this.model = model;
+  }
+  Board.prototype.centre = function (x, y) { return [this.m + x * this.cell + this.cell / 2, this.m + y * this.cell + this.cell / 2]; };
+  Board.prototype.cellAt = function (evt) {
+    var pt = this.svg.createSVGPoint(); pt.x = evt.clientX; pt.y = evt.clientY;
+    var p = pt.matrixTransform(this.svg.getScreenCTM().inverse());
+    var x = Math.floor((p.x - this.m) / this.cell), y = Math.floor((p.y - this.m) / this.cell);
+    return x >= 0 && y >= 0 && x < this.w && y < this.h ? [x, y] : null;
+  };
+  Board.prototype.level = function (a) {
+    for (var i = 0; i < this.levels.length; i++) if (a < this.levels[i]) return "h" + (i + 1);
+    return "h" + (this.levels.length + 1);
+  };
+  /* Draw a model: robots' places, facings and marks, helium, and a frame's effects. */
+  Board.prototype.draw = function (m, effects) {
+    for (var id in m.robots) {
+      var r = m.robots[id], g = this.els[id];
+      if (!g) continue;
+      var c = this.centre(r.x, r.y);
+      g.setAttribute("transform", "translate(" + c[0] + " " + c[1] + ")");
+      $(".nose", g).setAttribute("transform", "rotate(" + r.ang + ")");
+      if (r.deflect) $(".dfl", g).setAttribute("transform", "rotate(" + DIRS.indexOf(r.deflect) * 45 + ")");
+      g.classList.toggle("idle", !r.active); g.classList.toggle("am", r.armed === "missile");
+      g.classList.toggle("al", r.armed === "laser"); g.classList.toggle("sd", !!r.shield);
+      g.classList.toggle("dd", !!(r.shield && r.deflect));
+      g.style.display = r.alive ? "" : "none"; g.style.opacity = r.fade < 1 ? r.fade : "";
+    }
+    var he = $(".he", this.svg), shown = this.shown || (this.shown = this.model.helium.slice());
+    if (!this.rects) { this.rects = {}; he.querySelectorAll("rect").forEach(function (x) { this.rects[x.id.slice(1)] = x; }, this); }
+    for (var i = 0; i < m.helium.length; i++) {
+      var a = m.helium[i], rect = this.rects[i];
+      if (a === shown[i]) continue;
+      shown[i] = a;
+      if (a <= 0) { if (rect) { rect.remove(); delete this.rects[i]; } continue; }
+      var x = i % this.w, y = Math.floor(i / this.w);
+      if (!rect) {
+        rect = this.rects[i] = el("rect", {id: "c" + i, x: this.m + x * this.cell, y: this.m + y * this.cell, width: this.cell, height: this.cell}, he);
+        el("title", {}, rect);
+      }
+      rect.setAttribute("class", this.level(a));
+      rect.firstChild.textContent = "(" + x + ", " + y + ") helium " + a;
+    }
+    this.fx.textContent = "";
+    (effects || []).forEach(function (f) { f(this); }, this);
+  };
+
+  /* ---- The timeline: a model at any time of a list of turns. ---- */
+  function hitCells(e) { return e.cells || []; }
+  /* Apply one event at progress p (0..1) of its duration; returns its drawing, if any. */
+  function applyEvent(m, e, t, T) {
+    var r = m.robots[e.robot], p = e.duration_ms > 0 ? clamp(t / e.duration_ms) : 1, fx = null;
+    if (r && ["moved", "mined", "armed", "shielded", "missile", "laser", "kamikaze"].indexOf(e.type) >= 0) r.active = true;
+    switch (e.type) {
+      case "turned": {
+        var a0 = DIRS.indexOf(e.from) * 45, d = ((DIRS.indexOf(e.to) * 45 - a0 + 540) % 360) - 180;
+        r.ang = a0 + d * p; break;
+      }
+      case "moved": {
+        r.armed = null; r.shield = false; r.deflect = null;
+        var path = e.path, k = p * path.length, i = Math.min(Math.floor(k), path.length - 1);
+        var from = i === 0 ? [r.x, r.y] : path[i - 1], f = p >= 1 ? 1 : k - i;
+        r.x = from[0] + (path[i][0] - from[0]) * f; r.y = from[1] + (path[i][1] - from[1]) * f;
+        break;
+      }
+      case "mined":
+        r.armed = null; r.shield = false;
+        if (p >= 1) { hitCells(e).forEach(function (c) { m.helium[c[1] * T.w + c[0]] -= c[2]; }); m.money[r.seat] = (m.money[r.seat] || 0) + e.amount; r.mined += e.amount; }
+        else fx = function (b) { hitCells(e).forEach(function (c) { el("rect", {"class": "dig", x: b.m + c[0] * b.cell + 2, y: b.m + c[1] * b.cell + 2, width: b.cell - 4, height: b.cell - 4}, b.fx); });
+          var o = b.centre(r.x, r.y); el("text", {"class": "gain", x: o[0], y: o[1] - 14 - 10 * p}, b.fx).textContent = "+" + e.amount; };
+        break;
+      case "armed": r.shield = false; r.armed = p > 0 ? e.weapon : null; break;
+      case "shielded": r.armed = null; r.shield = true; r.deflect = e.deflect || null; break;
+      case "missile": {
+        r.armed = null;
+        var flight = cheb([r.x, r.y], e.target) * T.timing.MISSILE_CELL_MS;
+        if (t < e.duration_ms) fx = function (b) {
+          var s = b.centre(r.x, r.y), g = b.centre(e.target[0], e.target[1]);
+          if (t < flight) { var q = t / flight; el("circle", {"class": "shot", r: 4, cx: s[0] + (g[0] - s[0]) * q, cy: s[1] + (g[1] - s[1]) * q}, b.fx); }
+          else el("circle", {"class": "blast", r: b.cell * (0.3 + 0.5 * clamp((t - flight) / T.timing.BLAST_MS)), cx: g[0], cy: g[1]}, b.fx);
+        };
+        break;
+      }
+      case "laser": {
+        r.armed = null;
+        if (t < e.duration_ms) fx = function (b) {
+          var front = t / T.timing.LASER_CELL_MS;
+          e.segments.forEach(function (s) {
+            if (front <= 0) return;
+            var len = cheb(s[0], s[1]), q = len ? Math.min(1, front / len) : 1, a = b.centre(s[0][0], s[0][1]), z = b.centre(s[1][0], s[1][1]);
+            el("line", {"class": "beam", x1: a[0], y1: a[1], x2: a[0] + (z[0] - a[0]) * q, y2: a[1] + (z[1] - a[1]) * q}, b.fx);
+            front -= len;
+          });
+        };
+        break;
+      }
+      case "kamikaze": {
+        var half = T.timing.KAMIKAZE_MS / 2;
+        if (t >= half && t < e.duration_ms) fx = function (b) { var c = b.centre(r.x, r.y); el("circle", {"class": "blast", r: b.cell * (0.5 + clamp((t - half) / half)), cx: c[0], cy: c[1]}, b.fx); };
+        break;
+      }
+      case "destroyed":
+        r.armed = null; r.shield = false; r.fade = 1 - p;
+        if (p >= 1) {
+          r.alive = false;
+          hitCells(e).forEach(function (c) { m.helium[c[1] * T.w + c[0]] += c[2]; });
+          m.money[r.seat] = Math.max(0, (m.money[r.seat] || 0) - (e.dropped || 0));
+        }
+        break;
+      case "absorbed": case "deflected":
+        r.shield = false; r.deflect = null;
+        if (p < 1) fx = function (b) { var c = b.centre(r.x, r.y); el("circle", {"class": "flash", r: 12 + 10 * p, cx: c[0], cy: c[1]}, b.fx); };
+        break;
+    }
+    return fx;
+  }
+  /* A movie: the model at the start and turns with their events and lengths. */
+  function Movie(board, data, startModel) {
+    this.board = board; this.turns = data.turns; this.timing = data.timing; this.clock0 = data.clock_ms || 0;
+    this.w = board.w; this.offsets = []; this.snaps = [];
+    var m = copy(startModel || board.model), at = 0;
+    if (data.money) m.money = copy(data.money);
+    this.turns.forEach(function (turn) {
+      this.offsets.push(at); this.snaps.push(copy(m));
+      var self = this;
+      turn.events.forEach(function (e) { applyEvent(m, e, e.duration_ms + 1, self); });
+      at += turn.turn_ms;
+    }, this);
+    this.total = at; this.endModel = m;
+  }
+  Movie.prototype.turnAt = function (T) {
+    var k = 0;
+    while (k + 1 < this.offsets.length && this.offsets[k + 1] <= T) k++;
+    return k;
+  };
+  Movie.prototype.frame = function (T) {
+    if (T >= this.total) return {model: this.endModel, effects: [], turn: this.turns.length - 1};
+    var k = this.turnAt(T), m = copy(this.snaps[k]), local = T - this.offsets[k], effects = [];
+    this.turns[k].events.forEach(function (e) {
+      if (local < e.t_ms) return;
+      var f = applyEvent(m, e, local - e.t_ms, this);
+      if (f) effects.push(f);
+    }, this);
+    return {model: m, effects: effects, turn: k};
+  };
+
+  /* ---- The player: plays a movie in real time at 1x, 2x or 4x. ---- */
+  function Player(board, movie, ui) {
+    this.board = board; this.movie = movie; this.ui = ui || {}; this.T = 0; this.speed = 1;
+    this.playing = false; this.shownTurn = -1; this.done = null;
+  }
+  Player.prototype.seek = function (T) {
+    this.T = Math.max(0, Math.min(T, this.movie.total));
+    var f = this.movie.frame(this.T);
+    this.board.draw(f.model, f.effects);
+    if (this.ui.frame) this.ui.frame(this, f);
+    if (f.turn !== this.shownTurn) { this.shownTurn = f.turn; if (this.ui.turn) this.ui.turn(this, f.turn); }
+  };
+  Player.prototype.play = function () {
+    if (this.playing) return;
+    if (this.T >= this.movie.total) this.seek(0);
+    this.playing = true;
+    var self = this, last = null;
+    function step(now) {
+      if (!self.playing) return;
+      if (last !== null) self.seek(self.T + (now - last) * self.speed);
+      last = now;
+      if (self.T >= self.movie.total) { self.playing = false; if (self.done) self.done(); return; }
+      requestAnimationFrame(step);
+    }
+    requestAnimationFrame(step);
+  };
+  Player.prototype.pause = function () { this.playing = false; };
+
+  /* ---- The match page ---- */
+  var page = $("#match");
+  var queue = [], current = null;
+  function matchBoard() { return new Board($("#board-wrap svg.board")); }
+  function speed() { var s = $("#speed"); return s ? +s.value : 1; }
+  function storeSeen(turn) { try { localStorage.setItem("h3-seen-" + page.dataset.match, String(turn)); } catch (e) { /* private mode */ } }
+  function seen() { try { return localStorage.getItem("h3-seen-" + page.dataset.match); } catch (e) { return null; } }
+
+  /* Play a movie fragment (#movie after a poll, or a past turn), then show `end`. */
+  function playFragment(holder, restore) {
+    var tplStart = $("template.mv-start", holder), tplEnd = $("template.mv-end", holder);
+    var data = JSON.parse($("script", holder).textContent);
+    var wrap = $("#board-wrap"), saved = restore ? wrap.firstElementChild : null;
+    var shown = +wrap.firstElementChild.dataset.turn, turns = data.turns;
+    // Two polls may bring the same turns: a movie that ends before the board shown is old.
+    if (!restore && turns.length && turns[turns.length - 1].number < shown) { var next = queue.shift(); if (next) next(); return; }
+    var end = tplEnd ? tplEnd.content.firstElementChild : saved;
+    wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
+    var board = matchBoard(), movie = new Movie(board, data);
+    var bar = $("#clock-bar"), text = $("#clock-text"), cap = $("#caption"), skip = $("#skip");
+    var player = new Player(board, movie, {
+      frame: function (pl) { if (bar) bar.value = movie.clock0 + pl.T; if (text) text.textContent = mmss(movie.clock0 + pl.T) + " of " + mmss(+text.dataset.length); },
+      turn: function (pl, k) { var t = movie.turns[k]; if (cap && t) cap.textContent = "Turn " + t.number + " · seat " + t.seat + ": " + (t.lines || []).join(" "); }
+    });
+    player.speed = speed();
+    $("#player").hidden = false; skip.disabled = false;
+    current = player;
+    player.done = function () {
+      if (end) wrap.replaceChildren(end.cloneNode(true));
+      skip.disabled = true; current = null;
+      var svg = $("#board-wrap svg.board");
+      if (!restore && svg) storeSeen(svg.dataset.turn);
+      if (cap) cap.textContent = restore ? "Back to the board as it is now." : "";
+      if (bar && svg) { bar.value = +svg.dataset.clock; if (text) text.textContent = mmss(+svg.dataset.clock) + " of " + mmss(+text.dataset.length); }
+      planner.redraw();
+      var next = queue.shift(); if (next) next();
+    };
+    player.seek(0); player.play();
+  }
+  function enqueue(fn) { if (current) queue.push(fn); else fn(); }
+
+  /* ---- Planning orders by pointing at the board ---- */
+  var planner = {hints: null, first: null, plan: [], robot: null, kind: null, after: null,
+    redraw: function () { if (this.hints) this.show(); }};
+  function form() { return $("#orders-form"); }
+  function field(i, name) { return form().elements[name + "_" + i]; }
+  function actionFromRow(i) {
+    var robot = field(i, "robot").value, kind = field(i, "type").value;
+    if (!robot || !kind) return null;
+    var x = field(i, "x").value, y = field(i, "y").value, dir = field(i, "direction").value;
+    var cell = x !== "" && y !== "" ? [+x, +y] : null, a = {robot: robot, type: kind};
+    if (kind === "fire_missile") a.target = cell;
+    else if (kind === "fire_laser") a.direction = dir;
+    else if (kind !== "kamikaze") { if (cell) a.to = cell; if (kind === "shield" && dir) a.deflect = dir; }
+    return a;
+  }
+  function describe(a) {
+    var s = "Robot " + a.robot + ": " + KIND[a.type].toLowerCase();
+    if (a.to) s += " to (" + a.to[0] + ", " + a.to[1] + ")";
+    if (a.target) s += " at (" + a.target[0] + ", " + a.target[1] + ")";
+    if (a.direction) s += " " + WORD[a.direction];
+    if (a.deflect) s += ", deflecting " + WORD[a.deflect];
+    return s + ".";
+  }
+  function writeRow(i, a) {
+    field(i, "robot").value = a ? a.robot : ""; field(i, "type").value = a ? a.type : "";
+    var cell = a ? (a.to || a.target) : null;
+    field(i, "x").value = cell ? cell[0] : ""; field(i, "y").value = cell ? cell[1] : "";
+    field(i, "direction").value = a ? (a.direction || a.deflect || "") : "";
+    var fs = form().querySelectorAll("fieldset.action")[i];
+    $(".summary", fs).textContent = a ? describe(a) : "";
+    $(".undo", fs).hidden = !a;
+  }
+  function help(text) { var h = $("#plan-help"); if (h) h.textContent = text; }
+  function board() { return matchBoard(); }
+  function hintsNow() { return planner.plan.length === 1 && planner.after ? planner.after : planner.hints; }
+
+  planner.show = function () {
+    var b = board(), hl = b.hl, hints = hintsNow();
+    hl.textContent = "";
+    var m = copy(b.model);
+    if (planner.after && planner.after.first) {
+      planner.after.first.robots.forEach(function (r) { var mr = m.robots[r.id]; if (mr) { mr.x = r.x; mr.y = r.y; mr.alive = r.alive; mr.ang = DIRS.indexOf(r.facing) * 45; } });
+      planner.after.first.events.forEach(function (e) {
+        if (e.type !== "moved") return;
+        var pts = e.path.map(function (c) { return b.centre(c[0], c[1]).join(","); });
+        el("polyline", {"class": "path", points: pts.join(" ")}, hl);
+      });
+    }
+    planner.plan.forEach(function (a, i) {
+      var r = m.robots[a.robot]; if (!r) return;
+      b.els[a.robot].classList.add("planned");
+      if (i === 1 && a.to) { var s = b.centre(r.x, r.y), z = b.centre(a.to[0], a.to[1]); el("line", {"class": "path", x1: s[0], y1: s[1], x2: z[0], y2: z[1]}, hl); r.x = a.to[0]; r.y = a.to[1]; }
+    });
+    b.draw(m, []);
+    Object.keys(b.els).forEach(function (id) {
+      var g = b.els[id];
+      g.classList.toggle("sel", id === planner.robot);
+      g.classList.toggle("planned", planner.plan.some(function (a) { return a.robot === id; }));
+      if (g.classList.contains("own")) g.setAttribute("aria-pressed", id === planner.robot ? "true" : "false");
+    });
+    b.svg.classList.toggle("picking", !!(planner.kind && hints));
+    if (!planner.robot || !planner.kind || !hints) return;
+    var h = hints.robots[planner.robot]; if (!h) return;
+    var kind = planner.kind, cells = [];
+    if (kind === "fire_missile") {
+      for (var i = 0; i < h.missile.length; i++) if (h.missile[i] === "1") cells.push([i % b.w, Math.floor(i / b.w), "tg", "Fire the missile at"]);
+    } else if (hints.ranges[kind] > 0) {
+      for (var j = 0; j < h.reach.length; j++) {
+        var d = h.reach[j];
+        if (d === "." || +d > hints.ranges[kind] || (kind === "move" && d === "0")) continue;
+        cells.push([j % b.w, Math.floor(j / b.w), "", (d === "0" ? KIND[kind] + " here at" : KIND[kind] + " to")]);
+      }
+    }
+    cells.forEach(function (c) {
+      var r = el("rect", {x: b.m + c[0] * b.cell + 1, y: b.m + c[1] * b.cell + 1, width: b.cell - 2, height: b.cell - 2,
+        "class": c[2], tabindex: "0", role: "button", "data-x": c[0], "data-y": c[1],
+        "aria-label": c[3] + " (" + c[0] + ", " + c[1] + "), helium " + b.model.helium[c[1] * b.w + c[0]]}, hl);
+      el("title", {}, r).textContent = c[3] + " (" + c[0] + ", " + c[1] + ")";
+    });
+    if (cells.length) help(cells.length + " cells are highlighted: click one, or Tab to it and press Enter. Escape goes back.");
+  };
+  function dirButtons(kind, h) {
+    var box = $("#dirs"); box.replaceChildren(); box.hidden = false;
+    var list = kind === "shield" ? [""].concat(DIRS) : DIRS;
+    list.forEach(function (d) {
+      var btn = document.createElement("button");
+      btn.type = "button"; btn.dataset.dir = d;
+      btn.textContent = d ? (kind === "shield" ? "Deflect " : "Fire ") + WORD[d] : "No deflect";
+      if (kind === "fire_laser" && h.laser) {
+        var beam = h.laser[d], hit = beam.destroys.filter(function (id) { return id !== planner.robot; });
+        if (hit.length) btn.textContent += " (destroys " + hit.join(", ") + ")";
+        var preview = function () {
+          var b = board(); b.hl.querySelectorAll(".beam").forEach(function (x) { x.remove(); });
+          beam.segments.forEach(function (s) { var a = b.centre(s[0][0], s[0][1]), z = b.centre(s[1][0], s[1][1]); el("line", {"class": "beam", x1: a[0], y1: a[1], x2: z[0], y2: z[1]}, b.hl); });
+        };
+        btn.addEventListener("mouseenter", preview); btn.addEventListener("focus", preview);
+      }
+      btn.addEventListener("click", function () { finish(d); });
+      box.appendChild(btn);
+    });
+    help(kind === "fire_laser" ? "Choose the laser's direction. The beam is drawn as far as you can know: a hidden shield may still stop or turn it." : "Choose the shield's deflect direction.");
+    box.firstChild.focus();
+  }
+  function chooseRobot(id) {
+    var hints = hintsNow();
+    if (!hints || !hints.robots[id] || planner.plan.length >= 2) return;
+    planner.robot = id; planner.kind = null; planner.cell = null;
+    var box = $("#kinds"); box.replaceChildren(); $("#dirs").hidden = true;
+    hints.robots[id].kinds.forEach(function (k) {
+      var btn = document.createElement("button");
+      btn.type = "button"; btn.dataset.kind = k; btn.setAttribute("aria-pressed", "false");
+      btn.textContent = KIND[k] + (hints.ranges[k] ? " (" + hints.ranges[k] + ")" : "");
+      btn.addEventListener("click", function () { chooseKind(k); });
+      box.appendChild(btn);
+    });
+    help("Robot " + id + " chosen. Pick its action.");
+    planner.show();
+    box.firstChild.focus();
+  }
+  function chooseKind(k) {
+    planner.kind = k;
+    $("#kinds").querySelectorAll("button").forEach(function (b) { b.setAttribute("aria-pressed", b.dataset.kind === k ? "true" : "false"); });
+    $("#dirs").hidden = true;
+    if (k === "kamikaze") return finish(null);
+    if (k === "fire_laser") { planner.show(); return dirButtons(k, hintsNow().robots[planner.robot]); }
+    planner.show();
+    var first = $("#board-wrap .hl rect"); if (first) first.focus();
+  }
+  function chooseCell(x, y) {
+    planner.cell = [x, y];
+    if (planner.kind === "shield") return dirButtons("shield", {});
+    finish(null);
+  }
+  function finish(dir) {
+    var k = planner.kind, h = hintsNow().robots[planner.robot], a = {robot: planner.robot, type: k};
+    var cell = planner.cell;
+    if (k === "fire_missile") a.target = cell;
+    else if (k === "fire_laser") a.direction = dir;
+    else if (k !== "kamikaze") { if (cell && (cell[0] !== h.x || cell[1] !== h.y || k === "move")) a.to = cell; if (k === "shield" && dir) a.deflect = dir; }
+    var i = planner.plan.length;
+    planner.plan.push(a); writeRow(i, a);
+    planner.robot = null; planner.kind = null; planner.cell = null;
+    $("#kinds").replaceChildren(); $("#dirs").hidden = true;
+    if (i === 0) fetchAfter(a); else { planner.show(); help("Two actions planned. Review them below, then send your orders."); $(".send").focus(); }
+  }
+  function fetchAfter(a) {
+    var url = page.dataset.hintsUrl + "?first=" + encodeURIComponent(JSON.stringify(a));
+    fetch(url, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (data) {
+      var fs = form().querySelectorAll("fieldset.action")[0], box = fs.querySelector(".action-error");
+      if (data.error) {
+        if (!box) { box = document.createElement("div"); box.className = "action-error"; box.setAttribute("role", "alert"); fs.insertBefore(box, $(".undo", fs)); }
+        box.textContent = data.error.message; planner.after = null;
+        help("The engine refuses this action: " + data.error.message + " Undo it or send to see the full answer.");
+      } else {
+        if (box) box.remove();
+        planner.after = data;
+        help("Action 1 planned. The board shows it done: choose a second robot, or send your orders.");
+      }
+      planner.show();
+    });
+  }
+  function undo(i) {
+    var keep = planner.plan.slice(0, i);
+    for (var j = i; j < 2; j++) writeRow(j, null);
+    planner.plan = keep; planner.robot = null; planner.kind = null;
+    if (i === 0) planner.after = null;
+    $("#kinds").replaceChildren(); $("#dirs").hidden = true;
+    help(keep.length ? "Back to one planned action." : "Nothing planned. Choose one of your robots.");
+    planner.show();
+  }
+  function back() {
+    if (!$("#dirs").hidden) { $("#dirs").hidden = true; planner.cell = null; planner.show(); return; }
+    if (planner.kind) { planner.kind = null; planner.show(); help("Pick the robot's action."); return; }
+    if (planner.robot) { planner.robot = null; $("#kinds").replaceChildren(); planner.show(); help("Choose one of your robots."); return; }
+    if (planner.plan.length) undo(planner.plan.length - 1);
+  }
+  function initPlanner() {
+    var hs = $("#hints"), f = form();
+    planner.hints = null; planner.plan = []; planner.after = null; planner.robot = null; planner.kind = null;
+    if (!hs || !f) return;
+    hs.dataset.used = "1";
+    planner.hints = JSON.parse(hs.textContent);
+    if (!planner.hints) return;
+    $("#planner").hidden = false;
+    f.querySelectorAll(".undo").forEach(function (b, i) { b.addEventListener("click", function () { undo(i); }); });
+    // Orders the server sent back (an engine error) stay planned on the board.
+    for (var i = 0; i < 2; i++) { var a = actionFromRow(i); if (a) { planner.plan.push(a); writeRow(i, a); } }
+    if (planner.plan.length) fetchAfter(planner.plan[0]); else planner.show();
+  }
+
+  function onBoardActivate(target, evt) {
+    if (current) { current.seek(current.movie.total); return; }
+    var hlCell = target.closest(".hl rect"), rb = target.closest(".rb");
+    if (!hlCell && planner.kind) {
+      // A target cell with a robot on it: the click meant the cell.
+      var at = rb ? [rb.dataset.x, rb.dataset.y] : evt && evt.clientX !== undefined ? board().cellAt(evt) : null;
+      if (at) hlCell = $('#board-wrap .hl rect[data-x="' + at[0] + '"][data-y="' + at[1] + '"]');
+    }
+    if (hlCell) return chooseCell(+hlCell.dataset.x, +hlCell.dataset.y);
+    if (rb && rb.classList.contains("own") && planner.hints) return chooseRobot(rb.dataset.id);
+    var b = board(), c = rb ? [+rb.dataset.x, +rb.dataset.y] : evt && evt.clientX !== undefined ? b.cellAt(evt) : null;
+    if (c) {
+      var info = "(" + c[0] + ", " + c[1] + "): helium " + b.model.helium[c[1] * b.w + c[0]];
+      if (rb) info += ". " + rb.getAttribute("aria-label");
+      $("#cell-info").textContent = info;
+    }
+  }
+
+  function initMatchPage() {
+    var wrap = $("#board-wrap");
+    wrap.addEventListener("click", function (e) { onBoardActivate(e.target, e); });
+    wrap.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onBoardActivate(e.target, null); }
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape") { if (current) current.seek(current.movie.total); else if (planner.hints) back(); }
+    });
+    $("#skip").addEventListener("click", function () { if (current) current.seek(current.movie.total); });
+    var sp = $("#speed");
+    try { if (localStorage.getItem("h3-speed")) sp.value = localStorage.getItem("h3-speed"); } catch (e) { /* private mode */ }
+    sp.addEventListener("change", function () {
+      if (current) current.speed = speed();
+      try { localStorage.setItem("h3-speed", sp.value); } catch (e) { /* private mode */ }
+    });
+    $("#player").hidden = false;
+    document.addEventListener("click", function (e) {
+      var btn = e.target.closest(".replay-turn"); if (!btn) return;
+      var url = $("#history").dataset.movie.replace(/\/0\/movie\/$/, "/" + btn.dataset.turn + "/movie/");
+      fetch(url, {credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (html) {
+        var holder = document.createElement("div"); holder.innerHTML = html;
+        enqueue(function () { playFragment(holder.firstElementChild, true); });
+      });
+    });
+    document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
+    initPlanner();
+    var svg = $("#board-wrap svg.board"), last = seen(), poll = $("#poll");
+    if (last !== null && +last < +svg.dataset.turn && window.htmx && poll && poll.getAttribute("hx-get")) {
+      // Turns were played since this browser last looked: ask for them and play them.
+      var url = poll.getAttribute("hx-get").replace(/since=\d+/, "since=" + (+last)).replace(/v=[^&]*/, "v=stale");
+      window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
+    } else storeSeen(svg.dataset.turn);
+  }
+  if (window.htmx) {
+    // A 304 from the poll means nothing changed: keep the page as it is.
+    window.htmx.config.responseHandling = [{code: "304", swap: false}, {code: "204", swap: false}, {code: "[23]..", swap: true}, {code: "[45]..", swap: false, error: true}];
+  }
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (!page) return;
+    var movie = $("#movie");
+    if (movie && $("template.mv-start", movie)) {
+      var holder = movie.cloneNode(true); movie.replaceChildren();
+      enqueue(function () { playFragment(holder, false); });
+    }
+    var hs = $("#hints");
+    if (hs && !hs.dataset.used) initPlanner();
+    document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail && e.detail.target && e.detail.target.id === "history") document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
+  });
+
+  /* Deadline countdowns tick every second (and at once when a poll brings a new one). */
+  function tick() {
+    document.querySelectorAll("time.countdown").forEach(function (t) {
+      var left = Date.parse(t.getAttribute("datetime")) - Date.now();
+      var s = Math.max(0, Math.round(left / 1000)), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+      t.textContent = "in " + (h ? h + " h " : "") + m + " min " + ("0" + (s % 60)).slice(-2) + " s";
+    });
+  }
+  tick();
+  setInterval(tick, 1000);
+  document.addEventListener("htmx:afterSettle", tick);
+
+  /* ---- The replay page: a whole finished match from its record ---- */
+  function initReplay(root) {
+    var b = new Board($("svg.board", root)), ms = JSON.parse($("#replay-turn-ms").textContent);
+    var bar = $("#scrub"), play = $("#play"), cap = $("#caption"), clock = $("#replay-clock");
+    fetch(root.dataset.record, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (record) {
+      var turns = record.turns.map(function (t, i) { return {number: i, seat: t.orders.seat, events: t.events, turn_ms: ms[i]}; });
+      var money = {}; record.initial.players.forEach(function (p) { money[p.seat] = p.money; });
+      var movie = new Movie(b, {turns: turns, timing: JSON.parse($("#replay-timing").textContent), money: money});
+      bar.max = movie.total; bar.disabled = false; play.disabled = false;
+      var player = new Player(b, movie, {
+        frame: function (pl, f) {
+          bar.value = pl.T; clock.textContent = mmss(pl.T) + " of " + mmss(movie.total);
+          for (var s in f.model.money) { var cell = $("#money-" + s); if (cell) cell.textContent = f.model.money[s]; }
+        },
+        turn: function (pl, k) { var t = movie.turns[k]; cap.textContent = "Turn " + t.number + " of " + movie.turns.length + " · seat " + t.seat; }
+      });
+      player.done = function () { play.textContent = "Play"; };
+      function toggle() { if (player.playing) { player.pause(); play.textContent = "Play"; } else { player.speed = +$("#speed").value; player.play(); play.textContent = "Pause"; } }
+      play.addEventListener("click", toggle);
+      $("#speed").addEventListener("change", function () { player.speed = +this.value; });
+      bar.addEventListener("input", function () { player.seek(+bar.value); });
+      $("#prev").addEventListener("click", function () { var k = movie.turnAt(player.T); player.seek(movie.offsets[player.T - movie.offsets[k] > 500 ? k : Math.max(0, k - 1)]); });
+      $("#next").addEventListener("click", function () { var k = movie.turnAt(player.T); player.seek(k + 1 < movie.offsets.length ? movie.offsets[k + 1] : movie.total); });
+      $("#prev").disabled = false; $("#next").disabled = false;
+      player.seek(0);
+      root.dataset.ready = "1";
+    });
+  }
+
+  if (page) initMatchPage();
+  var replay = $("#replay");
+  if (replay) initReplay(replay);
+})();

@@ -1,0 +1,352 @@
+"""Thin views: parse with a form, check access with one helper, call one service,
+redirect. Services raise ServiceError subclasses; those become a form error or a
+4xx page, never a 500."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import time
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.contrib.auth.views import redirect_to_login
+from django.core.cache import BaseCache, caches
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import selectors, services
+from games.board_orders import action_rows
+from games.errors import ServiceError
+from games.forms import MatchCreateForm, NotificationSettingsForm, OrdersForm
+from games.models import Match, NotificationKind, Seat
+from games.views_board import board_context, poll_token, viewer_of
+
+log = logging.getLogger(__name__)
+
+
+def _user(request: HttpRequest) -> User:
+    """The signed-in user (every view that calls this is behind login_required)."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def _may_watch(request: HttpRequest, match: Match, seat: Seat | None) -> HttpResponse | None:
+    """None if the viewer may see the match (selectors.can_watch); otherwise the
+    answer: the login page for an anonymous visitor (a player may just be logged
+    out), PermissionDenied (403) for anybody else."""
+    if selectors.can_watch(match, request.user, seat):
+        return None
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    raise PermissionDenied("This match is private to its players.")
+
+
+def _match_for(request: HttpRequest, match_id: int) -> tuple[Match, Seat | None]:
+    """The match and the viewer's seat in it (None: a spectator). 404 if no match,
+    403 if it is another's private match. Without the replay columns (as big as the
+    state): no page these views render needs them."""
+    match = get_object_or_404(Match.objects.defer("initial_state", "record"), pk=match_id)
+    seat = selectors.seat_of(match, request.user)
+    if not selectors.can_watch(match, request.user, seat):
+        raise PermissionDenied("This match is private to its players.")
+    return match, seat
+
+
+def _player_seat(request: HttpRequest, match_id: int) -> tuple[Match, Seat]:
+    match, seat = _match_for(request, match_id)
+    if seat is None:
+        raise PermissionDenied("You do not play in this match.")
+    return match, seat
+
+
+def _refused(request: HttpRequest, error: ServiceError, match: Match | None = None) -> HttpResponse:
+    return render(
+        request, "games/error.html", {"error": error, "match": match}, status=error.status
+    )
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """The web process is up and answers: for a load balancer or a process manager.
+
+    It touches neither the database nor the session, so it says nothing about them;
+    the benchmarks use it as the trivial page the match page is compared with.
+    """
+    response = HttpResponse("ok\n", content_type="text/plain")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "open_matches": selectors.lobby_open_matches(),
+            "my_matches": selectors.lobby_my_matches(_user(request)),
+            "finished_matches": selectors.lobby_finished_matches(_user(request)),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_create(request: HttpRequest) -> HttpResponse:
+    form = MatchCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = services.match_create(
+                creator=_user(request),
+                seat_count=form.cleaned_data["seat_count"],
+                turn_seconds=form.cleaned_data["turn_seconds"],
+                length_ms=form.cleaned_data["length_ms"],
+                bots=form.bots(),
+                public=form.cleaned_data["public"],
+            )
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect("games:match-detail", match.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "games/match_create.html", {"form": form}, status=status)
+
+
+@login_required
+@require_POST
+def match_play_now(request: HttpRequest) -> HttpResponse:
+    match = services.match_play_now(user=_user(request))
+    return redirect("games:match-detail", match.pk)
+
+
+def _detail(
+    request: HttpRequest,
+    match: Match,
+    seat: Seat | None,
+    form: OrdersForm | None,
+    status: int,
+    seats: list[Seat] | None = None,
+    version: selectors.PageVersion | None = None,
+) -> HttpResponse:
+    try:
+        history_page = max(1, int(request.GET.get("history", 1)))
+    except ValueError:
+        history_page = 1
+    page = selectors.match_page(
+        match, seat, seats=seats, history_page=history_page, version=version
+    )
+    if form is None and page.my_move and page.view is not None:
+        form = OrdersForm(initial={"turn": page.view["turn"]}, robots=page.my_robots)
+    context: dict[str, Any] = {
+        "page": page,
+        "match": match,
+        "seat": seat,
+        "form": form if page.my_move else None,
+        **board_context(page),
+    }
+    if context["form"] is not None:
+        context["order_rows"] = action_rows(context["form"])
+    return render(request, "games/match_detail.html", context, status=status)
+
+
+# The match page is cached per viewer under its version (selectors.PageVersion: the
+# poll's token, so whatever changes the page changes the key) and the minute (the
+# deadline reads "in N minutes"). A view of an unchanged page (a reload, a second
+# tab, the no-script refresh) then costs the session, the user and the version: three
+# queries and no rendering. The CSRF tokens in the page are cut out before it is
+# stored and a fresh one for the request is put back in.
+PAGE_CACHE_SECONDS = 60
+_CSRF_VALUE = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+_CSRF_SLOT = b"\x00csrf\x00"  # no page holds a NUL: Django's forms refuse them
+
+
+def _page_key(request: HttpRequest, version: selectors.PageVersion) -> str | None:
+    """The cache key of this viewer's page, or None: not to be cached (an open match's
+    seats change without a new version; a flash message shows once)."""
+    match = version.match
+    if match.status == Match.Status.OPEN or len(messages.get_messages(request)):
+        return None
+    if not selectors.can_watch(match, request.user, version.seat):
+        return None
+    token = poll_token(
+        match.status,
+        match.turn_number,
+        version.turn.status if version.turn is not None else None,
+        version.standin,
+    )
+    viewer = request.user.pk if request.user.is_authenticated else "anon"
+    query = hashlib.sha256(request.META.get("QUERY_STRING", "").encode()).hexdigest()[:16]
+    minute = int(time.time() // 60)
+    # created_at too: a match id that SQLite hands out again never meets the old page.
+    born = int(match.created_at.timestamp() * 1e6)
+    return f"match-page:{match.pk}.{born}:{viewer}:{token}:{minute}:{query}"
+
+
+def _page_cache() -> BaseCache:
+    return caches["pages"]
+
+
+def _page_from_cache(request: HttpRequest, key: str) -> HttpResponse | None:
+    try:
+        hit = _page_cache().get(key)
+    except Exception:  # a cache that is down is a miss, never an error page
+        log.warning("match page cache unavailable", exc_info=True)
+        return None
+    if hit is None:
+        return None
+    content, content_type = hit
+    return HttpResponse(
+        content.replace(_CSRF_SLOT, get_token(request).encode()), content_type=content_type
+    )
+
+
+def _page_to_cache(key: str, response: HttpResponse) -> None:
+    content = _CSRF_VALUE.sub(rb"\g<1>" + _CSRF_SLOT + rb"\g<2>", response.content)
+    try:
+        _page_cache().set(key, (content, response["Content-Type"]), PAGE_CACHE_SECONDS)
+    except Exception:
+        log.warning("match page cache unavailable", exc_info=True)
+
+
+# No login needed: anyone may watch a public match (the spectator's view).
+@require_GET
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    version = selectors.match_page_version(match_id, request.user)
+    if version is None:
+        raise Http404("No such match.")
+    key = _page_key(request, version)
+    if key is not None:
+        cached = _page_from_cache(request, key)
+        if cached is not None:
+            return cached
+    match, seats, seat = viewer_of(request, match_id)
+    refused = _may_watch(request, match, seat)
+    if refused is not None:
+        return refused
+    # The version's turn stands in for the page's own query when the match has not
+    # moved on between the two reads; otherwise the page reads it and is not stored.
+    same = (match.status, match.turn_number, seat.standin_bot if seat else None) == (
+        version.match.status,
+        version.match.turn_number,
+        version.standin,
+    )
+    response = _detail(request, match, seat, None, 200, seats, version if same else None)
+    if key is not None and same and response.status_code == 200:
+        _page_to_cache(key, response)
+    return response
+
+
+@login_required
+@require_POST
+def match_orders(request: HttpRequest, match_id: int) -> HttpResponse:
+    match, seat = _player_seat(request, match_id)
+    form = OrdersForm(request.POST, robots=selectors.orders_robots(match, seat))
+    if not form.is_valid():
+        return _detail(request, match, seat, form, 400)
+    try:
+        services.orders_submit(
+            match_id=match.pk,
+            user=_user(request),
+            turn=form.cleaned_data["turn"],
+            actions=form.cleaned_data["actions"],
+        )
+    except ServiceError as error:
+        form.add_engine_error(error.message, error.action)
+        # The whole page only for a refusal: was it this seat's move?
+        page = selectors.match_page(match, seat)
+        match.refresh_from_db()
+        if not page.my_move:
+            return _refused(request, error, match)
+        return _detail(request, match, seat, form, error.status)
+    messages.success(request, "Orders accepted. The turn is being resolved.")
+    return redirect("games:match-detail", match.pk)
+
+
+@login_required
+@require_POST
+def match_join(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    try:
+        services.seat_join(match_id=match.pk, user=_user(request))
+    except ServiceError as error:
+        return _refused(request, error, match)
+    return redirect("games:match-detail", match.pk)
+
+
+@login_required
+@require_POST
+def match_leave(request: HttpRequest, match_id: int) -> HttpResponse:
+    match, _seat = _player_seat(request, match_id)
+    try:
+        services.seat_leave(match_id=match.pk, user=_user(request))
+    except ServiceError as error:
+        return _refused(request, error, match)
+    messages.info(request, "You left the match.")
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def match_reclaim(request: HttpRequest, match_id: int) -> HttpResponse:
+    match, _seat = _player_seat(request, match_id)
+    try:
+        services.seat_reclaim(match_id=match.pk, user=_user(request))
+    except ServiceError as error:
+        return _refused(request, error, match)
+    messages.success(request, "Welcome back: you play your seat again from your next turn.")
+    return redirect("games:match-detail", match.pk)
+
+
+@require_GET
+def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The full record, once the match is over (404 before), to whoever may watch it."""
+    match = get_object_or_404(Match, pk=match_id, status=Match.Status.FINISHED)
+    refused = _may_watch(request, match, selectors.seat_of(match, request.user))
+    if refused is not None:
+        return refused
+    response = JsonResponse(match.record or selectors.match_record(match))
+    response["Content-Disposition"] = f'attachment; filename="helium3-match-{match.pk}.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notification_settings(request: HttpRequest) -> HttpResponse:
+    prefs = selectors.notification_settings_for(_user(request))
+    initial = {kind: prefs.wants(kind) for kind in NotificationKind.values}
+    form = NotificationSettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        services.notification_settings_update(user=_user(request), **form.cleaned_data)
+        messages.success(request, "Your notification settings are saved.")
+        return redirect("games:notification-settings")
+    return render(request, "games/notification_settings.html", {"form": form})
+
+
+# The token in the URL is the authentication; a mail client's RFC 8058 one-click
+# POST carries no CSRF token and no session.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """One click from an email switches that kind of email off.
+
+    Switching a kind off is idempotent and undone on the settings page, so a
+    plain GET may do it; the page says what happened and links to the settings.
+    """
+    try:
+        user, kind = services.notification_unsubscribe(token=token)
+    except ServiceError as error:
+        return _refused(request, error)
+    return render(
+        request,
+        "games/unsubscribed.html",
+        {"kind_label": NotificationKind(kind).label, "unsubscribed_user": user},
+    )

@@ -1,0 +1,347 @@
+"""The board page's own endpoints: the poll, history pages, a past turn's movie,
+click hints for the second action, and a finished match's replay page.
+
+Everything a player receives here is built from that player's view of a state
+(engine.view) and copy of the events (engine.events_view); a spectator's from the
+spectator's. Once the match is over the whole record is public.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef, Subquery
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    JsonResponse,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET
+
+import engine
+from engine.helium3 import timing
+from games import selectors
+from games.board import destroyed_robots, render_board
+from games.board_hints import hints_after, hints_for
+from games.board_history import describe_events
+from games.board_orders import action_rows
+from games.forms import OrdersForm
+from games.models import Match, Resolution, Seat, Turn
+
+# A poll that finds many turns played since the last look animates the newest few.
+MOVIE_MAX_TURNS = 8
+MAX_HINT_QUERY = 2_000
+BOARD_CACHE_SECONDS = 600
+# The engine's constants the board script needs to split an event into its phases
+# (a missile's flight and blast, a kamikaze's blast); the timing itself is always
+# the event's own t_ms and duration_ms.
+TIMING = {
+    "MISSILE_CELL_MS": timing.MISSILE_CELL_MS,
+    "BLAST_MS": timing.BLAST_MS,
+    "LASER_CELL_MS": timing.LASER_CELL_MS,
+    "KAMIKAZE_MS": timing.KAMIKAZE_MS,
+    "MIN_TURN_MS": timing.MIN_TURN_MS,
+}
+
+
+def viewer_of(request: HttpRequest, match_id: int) -> tuple[Match, list[Seat], Seat | None]:
+    """The match (without its big record), its seats and the viewer's seat. 404 if none.
+
+    Two queries; the viewer's seat comes from the seat list, not a third query.
+    The caller checks who may watch (selectors.can_watch).
+    """
+    match = get_object_or_404(Match.objects.defer("record", "initial_state"), pk=match_id)
+    seats = list(Seat.objects.filter(match=match).select_related("user"))
+    user_id = request.user.pk if request.user.is_authenticated else None
+    seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
+    return match, seats, seat
+
+
+def _watching(request: HttpRequest, match_id: int) -> tuple[Match, list[Seat], Seat | None]:
+    """viewer_of, refused with 403 unless the viewer may watch this match."""
+    match, seats, seat = viewer_of(request, match_id)
+    if not selectors.can_watch(match, request.user, seat):
+        raise PermissionDenied("This match is private to its players.")
+    return match, seats, seat
+
+
+def poll_token(status: str, turn_number: int, turn_status: str | None, standin: str | None) -> str:
+    """What the poll compares: anything that changes the page changes one of these."""
+    return f"{status}.{turn_number}.{turn_status or '-'}.{standin or '-'}"
+
+
+def page_token(page: selectors.MatchPage) -> str:
+    match = page.match
+    return poll_token(
+        match.status,
+        match.turn_number,
+        page.turn.status if page.turn is not None else None,
+        page.seat.standin_bot if page.seat is not None else None,
+    )
+
+
+def _int_param(raw: str | None, default: int, *, low: int = 0, high: int = 10**6) -> int:
+    try:
+        value = int(raw) if raw is not None else default
+    except ValueError:
+        return default
+    return min(max(value, low), high)
+
+
+def clock_text(ms: int) -> str:
+    """Battle time as m:ss."""
+    seconds = max(0, int(ms)) // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def board_context(page: selectors.MatchPage) -> dict[str, Any]:
+    """The board page's part of the match page context (also the poll's fragment)."""
+    view = page.view
+    context: dict[str, Any] = {
+        "poll_token": page_token(page),
+        "hints": None,
+        "length_text": clock_text(page.match.length_ms),
+    }
+    if view is None:
+        return context
+    viewer = page.seat.number if page.seat else None
+    # The board and the hints change only with the state, which changes only when a
+    # turn is resolved: keep them for the turn (the hot page then renders no grid).
+    # The seed tells this match from an earlier one that had the same id (a reset database).
+    match = page.match
+    key = f"h3:board:{match.pk}:{match.seed}:{view['turn']}:{view['clock_ms']}:{view['over']}:{viewer}"
+    cached = cache.get(key)
+    if cached is None:
+        seat_label = f"seat {viewer}" if viewer is not None else "a spectator"
+        caption = f"The moon at turn {view['turn']}, as {seat_label} sees it"
+        hints = hints_for(view) if viewer is not None and not view["over"] else None
+        cached = (str(render_board(view, caption=caption)), hints)
+        cache.set(key, cached, BOARD_CACHE_SECONDS)
+    context.update(
+        board=mark_safe(cached[0]),  # noqa: S308 - render_board's own escaped output
+        destroyed=destroyed_robots(view),
+        clock_text=clock_text(view["clock_ms"]),
+    )
+    if page.my_move:
+        context["hints"] = cached[1]
+    return context
+
+
+def _past_view(state: dict[str, Any], viewer: int | None, over: bool) -> dict[str, Any]:
+    """A past state as the viewer saw it; once the match is over the record is public."""
+    if over:
+        return {**state, "viewer": viewer}
+    return engine.view(state, viewer)
+
+
+def movie_context(
+    match: Match, viewer: int | None, first: int, last: int, *, with_end: bool
+) -> dict[str, Any]:
+    """Turns first..last as the viewer's copy, with the board before them (and after).
+
+    Two queries at most: the resolutions (and the one before, for its state), and
+    the initial state when the movie starts at turn 0.
+    """
+    over = match.status == Match.Status.FINISHED
+    rows = list(
+        Resolution.objects.filter(match=match, turn_number__gte=first - 1, turn_number__lte=last)
+        .order_by("turn_number")
+        .only("turn_number", "seat", "events", "turn_ms", "state")
+    )
+    if first == 0:
+        initial = Match.objects.filter(pk=match.pk).values_list("initial_state", flat=True).first()
+        start_state = initial
+    else:
+        start_state = rows[0].state if rows and rows[0].turn_number == first - 1 else None
+    played = [r for r in rows if r.turn_number >= first]
+    if start_state is None or not played:
+        raise Http404("No such turn.")
+    start = _past_view(start_state, viewer, over)
+    turns = []
+    for r in played:
+        events = engine.events_view(r.events, viewer, over=over, ruleset=match.ruleset)
+        turns.append(
+            {
+                "number": r.turn_number,
+                "seat": r.seat,
+                "turn_ms": r.turn_ms,
+                "events": events,
+                "lines": describe_events(events),
+            }
+        )
+    context: dict[str, Any] = {
+        "movie_start": render_board(start, caption=f"The moon before turn {first}"),
+        "movie_data": {"turns": turns, "timing": TIMING, "clock_ms": start["clock_ms"]},
+        "movie_end": None,
+    }
+    if with_end:
+        end = _past_view(played[-1].state, viewer, over)
+        context["movie_end"] = render_board(end, caption=f"The moon after turn {last}")
+    return context
+
+
+@require_GET
+def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
+    """304 while nothing changed (one query); otherwise the new panel, history and
+    orders, and a movie of the turns resolved since the page's turn `since`."""
+    user_id = request.user.pk if request.user.is_authenticated else 0
+    turn_status = Turn.objects.filter(match=OuterRef("pk"), number=OuterRef("turn_number"))
+    own_seat = Seat.objects.filter(match=OuterRef("pk"), user_id=user_id or 0)
+    row = (
+        Match.objects.filter(pk=match_id)
+        .annotate(
+            turn_status=Subquery(turn_status.values("status")[:1]),
+            standin=Subquery(own_seat.values("standin_bot")[:1]),
+            is_player=Exists(own_seat),
+        )
+        .values(
+            "status",
+            "turn_number",
+            "public",
+            "created_by_id",
+            "turn_status",
+            "standin",
+            "is_player",
+        )
+        .first()
+    )
+    if row is None:
+        raise Http404("No such match.")
+    # The same rule as the page's, on the row just read (no second query for it).
+    stub = Match(
+        pk=match_id, status=row["status"], public=row["public"], created_by_id=row["created_by_id"]
+    )
+    if not selectors.can_watch(stub, request.user, Seat() if row["is_player"] else None):
+        raise PermissionDenied("This match is private to its players.")
+    live = row["status"] in (Match.Status.RUNNING, Match.Status.PAUSED)
+    token = poll_token(
+        row["status"], row["turn_number"], row["turn_status"] if live else None, row["standin"]
+    )
+    if request.GET.get("v") == token:
+        response: HttpResponse = HttpResponseNotModified()
+        response["Cache-Control"] = "no-store"
+        return response
+    match, seats, seat = _watching(request, match_id)
+    page = selectors.match_page(match, seat, seats=seats)
+    context = {"page": page, "match": match, "seat": seat, **board_context(page)}
+    if page.my_move and page.view is not None:
+        form = OrdersForm(initial={"turn": page.view["turn"]}, robots=page.my_robots)
+        context.update(form=form, order_rows=action_rows(form))
+    since = _int_param(request.GET.get("since"), -1, low=-1)
+    if page.view is not None and 0 <= since < int(page.view["turn"]):
+        last = int(page.view["turn"]) - 1
+        first = max(since, last - MOVIE_MAX_TURNS + 1)
+        viewer = seat.number if seat is not None else None
+        context.update(movie_context(match, viewer, first, last, with_end=True))
+    elif page.view is not None and since != int(page.view["turn"]):
+        context["board_swap"] = True
+    response = render(request, "games/_poll.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def match_history(request: HttpRequest, match_id: int) -> HttpResponse:
+    """One page of the turn history (htmx swaps it in; otherwise the whole page)."""
+    number = _int_param(request.GET.get("page"), 1, low=1)
+    if not getattr(request, "htmx", False):
+        url = reverse("games:match-detail", args=[match_id])
+        return redirect(f"{url}?history={number}#history")
+    match, seats, seat = _watching(request, match_id)
+    page = selectors.match_page(match, seat, seats=seats, history_page=number)
+    return render(request, "games/_history.html", {"page": page, "match": match})
+
+
+@require_GET
+def match_turn_movie(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    """One past turn to replay on the board: the board before it and its events."""
+    match, _seats, seat = _watching(request, match_id)
+    if match.state is None or number >= int(match.state["turn"]):
+        raise Http404("That turn has not been played.")
+    viewer = seat.number if seat is not None else None
+    context = movie_context(match, viewer, number, number, with_end=False)
+    return render(request, "games/_movie.html", context)
+
+
+def _hint_error(code: str, message: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+@login_required
+@require_GET
+def match_hints(request: HttpRequest, match_id: int) -> JsonResponse:
+    """Where the viewer's other robots may go after a planned first action.
+
+    `first` is the first action as protocol JSON. The answer is the engine's error
+    for that action (400), or the hints on the board it leaves.
+    """
+    match, seats, seat = viewer_of(request, match_id)
+    if seat is None:
+        return _hint_error("not_a_player", "You do not play in this match.", 403)
+    page = selectors.match_page(match, seat, seats=seats)
+    if not page.my_move or page.view is None:
+        return _hint_error("not_your_turn", "It is not your turn.", 409)
+    raw = request.GET.get("first")
+    if raw is None:
+        return JsonResponse(hints_for(page.view))
+    if len(raw) > MAX_HINT_QUERY:
+        return _hint_error("bad_shape", "The planned action is too long.", 400)
+    try:
+        first = json.loads(raw)
+    except (ValueError, RecursionError):
+        return _hint_error("bad_json", "The planned action is not valid JSON.", 400)
+    answer = hints_after(page.view, first)
+    return JsonResponse(answer, status=400 if "error" in answer else 200)
+
+
+@require_GET
+def match_replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A finished match played again from its record, every shield shown."""
+    match = get_object_or_404(
+        Match.objects.defer("record"), pk=match_id, status=Match.Status.FINISHED
+    )
+    if match.initial_state is None or match.state is None:
+        raise Http404("This match has no record.")
+    seats = list(Seat.objects.filter(match=match).select_related("user"))
+    user_id = request.user.pk if request.user.is_authenticated else None
+    seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
+    if not selectors.can_watch(match, request.user, seat):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise PermissionDenied("This match is private to its players.")
+    initial = {**match.initial_state, "viewer": None}
+    final = match.state
+    labels = {s.number: s.label for s in seats}
+    players = [
+        {"seat": p["seat"], "who": labels.get(p["seat"], "?"), "money": p["money"]}
+        for p in final["players"]
+    ]
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "match": match,
+            "board": render_board(initial, caption=f"Match {match.pk}, replayed"),
+            "players": players,
+            "winners": final.get("winners", []),
+            "length_ms": final["clock_ms"],
+            "length_text": clock_text(final["clock_ms"]),
+            "turns": final["turn"],
+            "turn_ms": list(
+                Resolution.objects.filter(match=match)
+                .order_by("turn_number")
+                .values_list("turn_ms", flat=True)
+            ),
+            "timing": TIMING,
+        },
+    )
