@@ -1,0 +1,216 @@
+"""Turn latency: from a player's accepted orders POST to the resolved turn visible to
+the next player, through Redis and a real Celery worker process.
+
+    python bench/turn_latency.py [--turns 200] [--pool prefork] [--concurrency 2]
+
+Production settings (DEBUG off) on this machine's PostgreSQL (database
+`helium3_bench` unless --database) and Redis, and a real worker started with the
+README's command (`celery -A helium3_site worker`) on a queue of this run's own.
+Two people play a two-seat match; in turn each POSTs orders (a pass) through the
+real view, in this process. The clock starts when the POST starts and stops when
+the next player's turn is waiting for them in the database (polled every
+`--poll-ms`), which is what their next page view shows; one page view per turn
+checks that it does show them the orders form. The breakdown uses the turn row's
+own timestamps: accepted (in the POST) to the worker's claim, then the claim to
+the next turn visible. Goal (issue 6): median under 25 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import _support  # noqa: E402
+
+GOAL_MS = 25.0
+
+
+def new_match(alice: Any, bob: Any) -> Any:
+    from games import services
+    from games.models import Match
+
+    match = services.match_create(
+        creator=alice, seat_count=2, turn_seconds=3600, length_ms=3_600_000
+    )
+    services.seat_join(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING
+    return match
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--pool", default="prefork")
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--poll-ms", type=float, default=0.5)
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds for one turn")
+    parser.add_argument(
+        "--no-email",
+        action="store_true",
+        help="the players switch the your-turn email off (no email task per turn)",
+    )
+    parser.add_argument(
+        "--reuse-db",
+        action="store_true",
+        help="also run the turns with a worker that keeps its database connections "
+        "(bench/_worker_reuse.py) and report both, measured one after the other",
+    )
+    parser.add_argument("--database", default="helium3_bench")
+    parser.add_argument("--drop", action="store_true", help="drop the database at the end")
+    args = parser.parse_args(argv)
+
+    missing = _support.services_up()
+    if missing:
+        print(f"turn_latency: skipped, {missing}", file=sys.stderr)
+        return 2
+    env = _support.site_env(args.database, f"bench-latency-{os.getpid()}")
+    _support.prepare_database(env)
+    _support.use_env(env)
+    _support.purge_queue(env)
+    try:
+        apps = ["helium3_site"] + (["bench._worker_reuse"] if args.reuse_db else [])
+        results = {}
+        for app in apps:
+            with _support.celery_worker(env, concurrency=args.concurrency, pool=args.pool, app=app):
+                results[app] = run(args, app)
+        if args.reuse_db:
+            plain, reuse = (results[a]["latency_ms"]["median"] for a in apps)
+            _support.emit(
+                "turn_latency_reuse_db",
+                {
+                    "median_ms": {a: results[a]["latency_ms"]["median"] for a in apps},
+                    "ratio": round(reuse / plain, 3),
+                },
+                f"median {plain} ms with the site's worker, {reuse} ms with one that keeps "
+                f"its database connections (x{round(reuse / plain, 2)})",
+            )
+        return 0
+    finally:
+        _support.purge_queue(env)
+        from django.db import connections
+
+        connections.close_all()
+        if args.drop:
+            _support.drop_database(args.database)
+
+
+def run(args: argparse.Namespace, app: str = "helium3_site") -> dict[str, Any]:
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.db import connection
+    from django.test import Client
+
+    from games.models import Match, NotificationSettings, Turn
+
+    assert not settings.DEBUG
+    tag = f"{os.getpid()}-{time.time_ns()}"
+    users = [
+        User.objects.create_user(f"bench-{name}-{tag}", f"{name}{tag}@example.org")
+        for name in ("alice", "bob")
+    ]
+    if args.no_email:
+        for user in users:
+            NotificationSettings.objects.update_or_create(user=user, defaults={"your_turn": False})
+    clients: dict[int, Client] = {}
+    for user in users:
+        clients[user.pk] = Client()
+        clients[user.pk].force_login(user)
+    match = new_match(*users)
+    seat_user = {s.number: s.user for s in match.seats.select_related("user")}
+
+    latencies: list[float] = []
+    after_post: list[float] = []
+    posts: list[float] = []
+    parts: dict[str, list[float]] = {
+        "post_to_accepted": [],
+        "accepted_to_claim": [],
+        "claim_to_visible": [],
+    }
+    shown = 0
+    poll = args.poll_ms / 1000
+    query = "SELECT status FROM games_turn WHERE match_id = %s AND number = %s"
+    warmup = 3
+    for i in range(args.turns + warmup):
+        match.refresh_from_db()
+        if match.status != Match.Status.RUNNING:
+            match = new_match(*users)
+            seat_user = {s.number: s.user for s in match.seats.select_related("user")}
+        number, seat = match.turn_number, match.to_move
+        assert seat is not None
+        mover, url = seat_user[seat], f"/matches/{match.pk}/"
+        wall = time.time()
+        start = time.perf_counter()
+        response = clients[mover.pk].post(f"{url}orders/", {"turn": number, "actions_json": "[]"})
+        posted = time.perf_counter()
+        assert response.status_code == 302, (response.status_code, response.content[:500])
+        deadline = posted + args.timeout
+        with connection.cursor() as cursor:
+            while True:
+                cursor.execute(query, [match.pk, number + 1])
+                row = cursor.fetchone()
+                if row and row[0] == Turn.Status.WAITING:
+                    break
+                # The match may end on this turn: then its status is the sign.
+                cursor.execute("SELECT status FROM games_match WHERE id = %s", [match.pk])
+                if cursor.fetchone()[0] == Match.Status.FINISHED:
+                    break
+                if time.perf_counter() > deadline:
+                    raise RuntimeError(f"turn {number} of match {match.pk} not resolved in time")
+                time.sleep(poll)
+        visible = time.perf_counter()
+        visible_wall = wall + (visible - start)
+        turn = Turn.objects.get(match=match, number=number)
+        match.refresh_from_db()
+        if match.status == Match.Status.RUNNING:
+            page = clients[seat_user[match.to_move].pk].get(url)
+            shown += b'name="turn"' in page.content
+        if i < warmup:
+            continue
+        latencies.append(visible - start)
+        after_post.append(visible - posted)
+        posts.append(posted - start)
+        assert turn.accepted_at is not None and turn.resolved_at is not None
+        # The same machine's wall clock in this process and the worker.
+        accepted, claimed = turn.accepted_at.timestamp(), turn.resolved_at.timestamp()
+        parts["post_to_accepted"].append(accepted - wall)
+        parts["accepted_to_claim"].append(claimed - accepted)
+        parts["claim_to_visible"].append(visible_wall - claimed)
+
+    lat = _support.percentiles(latencies)
+    figures: dict[str, Any] = {
+        "turns": len(latencies),
+        "latency_ms": lat,
+        "after_post_ms": _support.percentiles(after_post),
+        "post_ms": _support.percentiles(posts),
+        "breakdown_median_ms": {
+            name: _support.percentiles(values)["median"] for name, values in parts.items()
+        },
+        "next_player_saw_form": shown,
+        "worker": {"pool": args.pool, "concurrency": args.concurrency, "app": app},
+        "your_turn_email": not args.no_email,
+        "poll_ms": args.poll_ms,
+        "goal_median_under_25_ms": lat["median"] is not None and lat["median"] < GOAL_MS,
+        "mean_ms": round(statistics.mean(latencies) * 1000, 3),
+    }
+    _support.emit(
+        "turn_latency",
+        figures,
+        f"{len(latencies)} turns: median {lat['median']} ms, p90 {lat['p90']} ms, "
+        f"p99 {lat['p99']} ms from the POST to the next player's turn (POST itself "
+        f"{figures['post_ms']['median']} ms; after its answer "
+        f"{figures['after_post_ms']['median']} ms); medians of the parts: "
+        + ", ".join(f"{k} {v} ms" for k, v in figures["breakdown_median_ms"].items()),
+    )
+    return figures
+
+
+if __name__ == "__main__":
+    sys.exit(main())

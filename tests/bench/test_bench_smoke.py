@@ -1,0 +1,100 @@
+"""Each benchmark in bench/ runs in a tiny mode (seconds), so none of them can rot.
+
+They need PostgreSQL and Redis on the loopback (as CI has); without them the site
+benchmarks are skipped. The figures of these runs mean nothing: only that every
+script still runs and prints its JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from bench import _support  # noqa: E402
+
+SKIPPED = 2
+
+
+def run(script: str, *args: str, timeout: float = 120, migrated: str = "") -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
+    env["BENCH_MIGRATED"] = migrated
+    done = subprocess.run(
+        [sys.executable, str(REPO / "bench" / script), *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    if done.returncode == SKIPPED:
+        pytest.skip(done.stderr.strip())
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    assert lines, done.stdout
+    figures = json.loads(lines[-1])
+    assert figures["bench"] == script.removesuffix(".py")
+    assert figures["machine"]["cpus"]
+    return figures
+
+
+@pytest.fixture(scope="module")
+def database() -> Iterator[str]:
+    missing = _support.services_up()
+    if missing:
+        pytest.skip(missing)
+    name = f"helium3_bench_smoke_{os.getpid()}"
+    # Migrated once here; the scripts then skip their own migrate.
+    _support.prepare_database(_support.site_env(name, "bench-smoke"))
+    yield name
+    _support.drop_database(name)
+
+
+def test_the_engine_bench_compares_with_python_chess() -> None:
+    figures = run("engine_vs_chess.py", "--runs", "1", "--matches", "1", "--chess-games", "1")
+    assert figures["turns_per_s"] > 0
+    assert figures["chess_push_pop_per_s"] > 0
+    assert figures["turns_per_chess_push_pop"] > 0
+
+
+def test_the_board_page_bench_counts_a_constant_number_of_queries(database: str) -> None:
+    figures = run(
+        "board_page.py",
+        "--requests", "3", "--turns", "0", "5",
+        "--wrk-seconds", "1", "--wrk-rounds", "1", "--gunicorn-workers", "1",
+        "--database", database, migrated=database,
+    )  # fmt: skip
+    assert figures["queries_constant"] is True
+    assert len(figures["points"]) == 8
+    assert figures["html_bytes_max"] > 0
+    if figures["throughput"]["wrk"]:
+        assert figures["throughput"]["match_rps_median"] > 0
+        assert figures["throughput"]["non_2xx"] == 0
+
+
+def test_the_turn_latency_bench_sees_turns_through_a_real_worker(database: str) -> None:
+    figures = run("turn_latency.py", "--turns", "4", "--database", database, migrated=database)
+    assert figures["turns"] == 4
+    assert figures["latency_ms"]["median"] > 0
+    assert figures["next_player_saw_form"] >= 4
+
+
+def test_the_scale_bench_drives_matches_through_the_whole_stack(database: str) -> None:
+    figures = run(
+        "scale.py",
+        "--matches", "2", "--seconds", "4", "--refresh", "0.5", "--clients", "2",
+        "--gunicorn-workers", "1", "--worker-concurrency", "1",
+        "--database", database, "--keep", migrated=database,
+    )  # fmt: skip
+    (only,) = figures["runs"]
+    assert only["errors"] == 0, only["error_samples"]
+    assert only["board_views"] > 0
+    assert only["turns_resolved"] > 0

@@ -1,0 +1,151 @@
+"""The match page's cache (games/views.py, selectors.match_page_version): what the
+board benchmark's figures rest on. A view of an unchanged page is served from the
+cache in three queries; anything that changes the page changes the key; a viewer
+never gets another's page; a CSRF token is always the request's own.
+
+Here rather than in tests/games/ because it belongs with the benchmark that drove it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import caches
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Match, Turn
+
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> Any:
+    caches["pages"].clear()
+    yield
+    caches["pages"].clear()
+
+
+@pytest.fixture
+def people(db: None) -> dict[str, User]:
+    return {
+        name: User.objects.create_user(name, f"{name}@example.org", "pw-" + name * 3)
+        for name in ("alice", "bob", "carol")
+    }
+
+
+@pytest.fixture
+def match(people: dict[str, User]) -> Match:
+    """Alice (seat 1, to move) against Bob (seat 3), public."""
+    match = services.match_create(creator=people["alice"], seat_count=2, turn_seconds=3600)
+    services.seat_join(match_id=match.pk, user=people["bob"])
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING
+    return match
+
+
+def client_for(user: User, **kwargs: Any) -> Client:
+    client = Client(**kwargs)
+    client.force_login(user)
+    return client
+
+
+def url(match: Match) -> str:
+    return reverse("games:match-detail", args=[match.pk])
+
+
+def without_csrf(html: str) -> str:
+    return CSRF.sub("", html)
+
+
+def test_a_second_view_of_an_unchanged_page_is_the_same_page_in_three_queries(
+    match, people, django_assert_max_num_queries
+):
+    client = client_for(people["alice"])
+    first = client.get(url(match))
+    with django_assert_max_num_queries(3):  # the session, the user, the version
+        second = client.get(url(match))
+    assert second.status_code == 200
+    assert without_csrf(second.content.decode()) == without_csrf(first.content.decode())
+    assert 'name="turn"' in second.content.decode()
+
+
+def test_a_cached_page_carries_a_fresh_token_that_the_orders_post_accepts(match, people):
+    client = client_for(people["alice"], enforce_csrf_checks=True)
+    first = client.get(url(match)).content.decode()
+    second = client.get(url(match)).content.decode()
+    tokens = set(CSRF.findall(second))
+    assert tokens and tokens.isdisjoint(CSRF.findall(first))
+    posted = client.post(
+        reverse("games:match-orders", args=[match.pk]),
+        {"turn": 0, "actions_json": "[]", "csrfmiddlewaretoken": tokens.pop()},
+    )
+    assert posted.status_code == 302
+
+
+def test_each_viewer_gets_their_own_page(match, people):
+    pages = {}
+    for name in ("alice", "bob", "carol"):
+        client = client_for(people[name])
+        client.get(url(match))
+        pages[name] = client.get(url(match)).content.decode()
+    assert 'name="turn"' in pages["alice"]
+    assert 'name="turn"' not in pages["bob"] and 'name="turn"' not in pages["carol"]
+    assert "Log out alice" in pages["alice"] and "Log out carol" in pages["carol"]
+    assert "You play seat 3" in pages["bob"] and "spectator view" in pages["carol"]
+
+
+def test_orders_accepted_and_a_resolved_turn_each_change_the_page(match, people):
+    alice, bob = client_for(people["alice"]), client_for(people["bob"])
+    bob.get(url(match))
+    services.orders_submit(match_id=match.pk, user=people["alice"], turn=0, actions=[])
+    page = bob.get(url(match)).content.decode()
+    assert "Orders are in" in page
+    services.turn_resolve(match_id=match.pk, number=0)
+    page = bob.get(url(match)).content.decode()
+    assert 'name="turn"' in page and "Orders are in" not in page
+    assert 'name="turn"' not in alice.get(url(match)).content.decode()
+
+
+def test_a_flash_message_is_shown_once_and_never_stored(match, people):
+    client = client_for(people["alice"])
+    client.get(url(match))
+    posted = client.post(
+        reverse("games:match-orders", args=[match.pk]), {"turn": 0, "actions_json": "[]"}
+    )
+    assert posted.status_code == 302
+    assert "Orders accepted" in client.get(url(match)).content.decode()
+    assert "Orders accepted" not in client.get(url(match)).content.decode()
+
+
+def test_a_private_match_stays_private_to_a_cached_page(match, people):
+    Match.objects.filter(pk=match.pk).update(public=False)
+    client_for(people["alice"]).get(url(match))
+    assert client_for(people["carol"]).get(url(match)).status_code == 403
+    assert Client().get(url(match)).status_code == 302  # to the login page
+
+
+def test_a_paused_match_shows_no_deadline_from_the_cache(match, people):
+    client = client_for(people["bob"])
+    assert "Deadline" in client.get(url(match)).content.decode()
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.PAUSED)
+    Turn.objects.filter(match=match).update(deadline_at=None)
+    assert "The match is paused" in client.get(url(match)).content.decode()
+
+
+class DownCache:
+    def get(self, *args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("the cache is down")
+
+    set = get
+
+
+def test_a_page_cache_that_fails_serves_the_page_all_the_same(match, people, monkeypatch):
+    monkeypatch.setattr("games.views._page_cache", DownCache)
+    client = client_for(people["alice"])
+    assert client.get(url(match)).status_code == 200
+    assert client.get(url(match)).status_code == 200

@@ -1,0 +1,84 @@
+"""Browser tests: the system Chromium (never a downloaded browser) against pytest-django's
+live server, with the same real Celery worker the site tests use.
+
+The worker and broker fixtures are the site tests' own (tests/games/conftest.py),
+loaded from there so both suites run one definition.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+GAMES_TESTS = Path(__file__).resolve().parent.parent / "games"
+sys.path.insert(0, str(GAMES_TESTS))
+_spec = importlib.util.spec_from_file_location("games_tests_conftest", GAMES_TESTS / "conftest.py")
+assert _spec is not None and _spec.loader is not None
+_games = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_games)
+isolated_broker = _games.isolated_broker
+celery_worker = _games.celery_worker
+fast_password_hashing = _games.fast_password_hashing
+
+CHROMIUM = os.environ.get("HELIUM3_CHROMIUM", "/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parent.parent.parent / "ci-artifacts" / "screenshots"
+os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def sync_orm_beside_playwright() -> Iterator[None]:
+    """Playwright's sync API keeps an event loop in the test's thread, which Django
+    takes for async code; the test's own ORM calls (and the database flush after
+    it) are plain sync code. Set for these modules only, never for the process: a
+    deploy check run later in the session must not see it."""
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    yield
+    if before is None:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Playwright's session keeps an event loop in the main thread until the session
+    # ends, and Django refuses sync database calls beside one: the browser tests go
+    # last, so no other test runs with it.
+    browser = [item for item in items if "tests/browser/" in str(item.fspath)]
+    items[:] = [item for item in items if item not in browser] + browser
+    if shutil.which(CHROMIUM) or Path(CHROMIUM).exists():
+        return
+    # No browser on this machine: .ci/run installs Debian's chromium; say so, never download one.
+    skip = pytest.mark.skip(reason=f"no system Chromium at {CHROMIUM} (apt-get install chromium)")
+    for item in browser:
+        item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "headless": True,
+        "args": [
+            "--no-sandbox",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+        ],
+    }
+
+
+@pytest.fixture
+def screenshot_dir() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

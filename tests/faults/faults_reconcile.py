@@ -1,0 +1,166 @@
+"""What every fault test checks at the end, from the database and the mail folder:
+every accepted submission resolved exactly once (the resolutions replay through the
+engine to the stored state), no match stuck, no email sent twice."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+
+import engine
+from games import services
+from games.emails import render_notification
+from games.models import Match, Notification, Orders, Resolution, Seat, Turn
+
+SEPARATOR = b"\n" + b"-" * 79 + b"\n"  # Django's file backend writes this after a message
+
+
+def make_player(username: str) -> Any:
+    return get_user_model().objects.create_user(username, f"{username}@example.com", password=None)
+
+
+def session_for(user: Any) -> str:
+    """A real session row for `user`, as a login would make: the web server reads it."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def match_against_a_bot(player: Any, *, turn_seconds: int = 3600) -> Match:
+    """Two seats: the player (seat 1, to move first) and the random bot (seat 3)."""
+    match = services.match_create(
+        creator=player, seat_count=2, turn_seconds=turn_seconds, bots=["random"]
+    )
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING and match.to_move == 1
+    return match
+
+
+def legal_actions(match: Match, seat: int) -> list[dict[str, Any]]:
+    """A legal action list for the seat, chosen by the engine's random bot."""
+    match.refresh_from_db()
+    return list(engine.bot_orders("random", match.state, seat)["actions"])
+
+
+def sent_mail(mail_dir: Path) -> list[EmailMessage]:
+    messages = []
+    for path in sorted(mail_dir.glob("*.log")):
+        for chunk in path.read_bytes().split(SEPARATOR):
+            if chunk.strip():
+                parsed = BytesParser(policy=policy.default).parsebytes(chunk)
+                assert isinstance(parsed, EmailMessage)
+                messages.append(parsed)
+    return messages
+
+
+def settled() -> bool:
+    """Nothing left for the worker: no accepted turn, no pending email."""
+    connection.close()  # a fresh connection: the server may have restarted
+    accepted = Turn.objects.filter(
+        status=Turn.Status.ACCEPTED, match__status=Match.Status.RUNNING
+    ).exists()
+    return not accepted and not Notification.objects.filter(status="pending").exists()
+
+
+def wait_settled(timeout: float = 30.0) -> float:
+    """Wait until settled (twice in a row, 0.3 s apart); the seconds it took."""
+    start = time.monotonic()
+    while True:
+        if settled():
+            time.sleep(0.3)
+            if settled():
+                return time.monotonic() - start
+        if time.monotonic() - start > timeout:
+            stuck = list(
+                Turn.objects.filter(status=Turn.Status.ACCEPTED).values_list("match_id", "number")
+            )
+            pending = list(Notification.objects.filter(status="pending").values_list("pk", "kind"))
+            raise AssertionError(
+                f"not settled after {timeout}s: accepted turns {stuck}, pending emails {pending}"
+            )
+        time.sleep(0.1)
+
+
+@dataclass
+class Reconciled:
+    matches: int
+    resolutions: int
+    emails: int
+    sending: int
+
+
+def check_match(match: Match) -> int:
+    """A match's rows agree with each other and with the engine. Its resolutions."""
+    turns = list(Turn.objects.filter(match=match).order_by("number"))
+    orders = {o.turn_number: o for o in Orders.objects.filter(match=match)}
+    resolutions = {r.turn_number: r for r in Resolution.objects.filter(match=match)}
+    numbers = [t.number for t in turns]
+    assert numbers == list(range(len(turns))), f"match {match.pk}: turn rows {numbers}"
+    resolved = [t.number for t in turns if t.status == Turn.Status.RESOLVED]
+    assert sorted(resolutions) == resolved, f"match {match.pk}: resolutions vs resolved turns"
+    assert set(orders) >= set(resolved), f"match {match.pk}: a resolved turn without orders"
+    # No match stuck: a running match waits for a person, on its last turn, and
+    # nothing accepted is left unresolved.
+    if match.status == Match.Status.RUNNING:
+        *done, current = turns
+        assert all(t.status == Turn.Status.RESOLVED for t in done), f"match {match.pk}: {done}"
+        assert current.status == Turn.Status.WAITING, f"match {match.pk}: {current} is not waiting"
+        assert current.number not in orders, f"match {match.pk}: a waiting turn has orders"
+        seat = Seat.objects.get(match=match, number=current.seat)
+        assert seat.user_id is not None and not seat.driver_bot, f"match {match.pk}: a bot waits"
+        assert (match.turn_number, match.to_move) == (current.number, current.seat)
+    elif match.status == Match.Status.FINISHED:
+        assert all(t.status == Turn.Status.RESOLVED for t in turns)
+    # Every resolution once, in order: replaying the stored orders from the initial
+    # state gives exactly the stored states and events, ending in the match's state.
+    state = match.initial_state
+    for number in resolved:
+        resolution = resolutions[number]
+        if resolution.fallback_error is None:
+            assert resolution.orders == orders[number].orders
+        applied = engine.apply(state, resolution.orders)
+        assert applied.state == resolution.state, f"match {match.pk} turn {number} differs"
+        assert applied.events == resolution.events
+        state = resolution.state
+    assert state == match.state, f"match {match.pk}: the stored state is not the replayed one"
+    return len(resolved)
+
+
+def reconcile(mail_dir: Path, *, sending_allowed: int = 0) -> Reconciled:
+    """Check every match and every email. `sending_allowed`: notifications whose
+    sender was killed after claiming them; they stay unsent (at most once)."""
+    connection.close()
+    matches = list(Match.objects.exclude(status=Match.Status.OPEN))
+    resolutions = sum(check_match(match) for match in matches)
+
+    rows = list(Notification.objects.select_related("user", "match"))
+    by_status = Counter(row.status for row in rows)
+    assert by_status["pending"] == 0 and by_status["failed"] == 0, by_status
+    assert by_status["sending"] <= sending_allowed, by_status
+
+    mail = sent_mail(mail_dir)
+    sent = Counter((str(m["To"]), str(m["Subject"])) for m in mail)
+    twice = {key: n for key, n in sent.items() if n > 1}
+    assert not twice, f"emails sent more than once: {twice}"
+    expected = {
+        (row.user.email, render_notification(row).subject): row.status
+        for row in rows
+        if row.status in ("sent", "sending")
+    }
+    for row in rows:
+        if row.status == "sent":
+            key = (row.user.email, render_notification(row).subject)
+            assert sent[key] == 1, f"notification {row.pk} ({row.kind}) sent {sent[key]} times"
+    unknown = [key for key in sent if key not in expected]
+    assert not unknown, f"emails without a notification row: {unknown}"
+    return Reconciled(len(matches), resolutions, len(mail), by_status["sending"])

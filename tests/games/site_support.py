@@ -1,0 +1,67 @@
+"""Run the worker's jobs in-process, through the same services the tasks call.
+
+Unit tests use this instead of a broker; the worker tests use the real thing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.test import Client
+
+from games import services
+from games.models import Match, Notification, Turn
+
+
+def drain(match: Match | None = None, *, emails: bool = True, limit: int = 1000) -> int:
+    """Resolve accepted turns (bots' turns chain on) and send pending emails.
+
+    Returns the number of turns resolved.
+    """
+    resolved = 0
+    for _ in range(limit):
+        turns = Turn.objects.filter(status=Turn.Status.ACCEPTED)
+        if match is not None:
+            turns = turns.filter(match=match)
+        turn = turns.order_by("accepted_at", "pk").first()
+        if turn is None:
+            break
+        if services.turn_resolve(match_id=turn.match_id, number=turn.number) is None:
+            break
+        resolved += 1
+    if emails:
+        for pk in Notification.objects.filter(status=Notification.Status.PENDING).values_list(
+            "pk", flat=True
+        ):
+            services.notification_send(notification_id=pk)
+    if match is not None:
+        match.refresh_from_db()
+    return resolved
+
+
+def wait_for(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def client_for(user: Any, **kwargs: Any) -> Client:
+    client = Client(**kwargs)
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def current_turn(match: Match) -> Turn:
+    match.refresh_from_db()
+    return Turn.objects.get(match=match, number=match.turn_number)
+
+
+def pending_emails() -> list[Notification]:
+    return list(Notification.objects.filter(status=Notification.Status.PENDING))

@@ -1,0 +1,233 @@
+"""Who may do what: a player, an opponent, a spectator and an outsider against
+every match URL and method, with CSRF checks enforced."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from site_support import client_for, drain
+
+import engine
+from games import services
+from games.models import Match, Orders, Seat
+
+ROLES = ["player", "opponent", "spectator", "outsider"]
+LOGIN = "/accounts/login/"
+
+
+def _client(role: str, users: dict[str, Any]) -> Client:
+    return client_for(users.get(role), enforce_csrf_checks=True)
+
+
+def _csrf(client: Client) -> str:
+    """A CSRF token the way a browser gets one: from a page with a form."""
+    for page in ("games:lobby", "account_login"):
+        client.get(reverse(page))
+        if "csrftoken" in client.cookies:
+            return client.cookies["csrftoken"].value
+    raise AssertionError("no page gave a CSRF token")
+
+
+def _request(client: Client, method: str, url: str, data: dict[str, Any] | None = None) -> Any:
+    if method == "GET":
+        return client.get(url)
+    payload = {"csrfmiddlewaretoken": _csrf(client), **(data or {})}
+    return client.post(url, payload)
+
+
+@pytest.fixture
+def users(player, opponent, spectator) -> dict[str, Any]:
+    return {"player": player, "opponent": opponent, "spectator": spectator}
+
+
+@pytest.fixture
+def started(player, opponent) -> Match:
+    """Running, two people: the player (seat 1, to move) and the opponent (seat 3)."""
+    match = services.match_create(creator=player, seat_count=2, turn_seconds=3600)
+    services.seat_join(match_id=match.pk, user=opponent)
+    match.refresh_from_db()
+    return match
+
+
+@pytest.fixture
+def waiting(player, opponent) -> Match:
+    """Open, three seats: the player and the opponent seated, one seat free."""
+    match = services.match_create(creator=player, seat_count=3, turn_seconds=3600)
+    services.seat_join(match_id=match.pk, user=opponent)
+    match.refresh_from_db()
+    return match
+
+
+@pytest.fixture
+def finished(player, opponent) -> Match:
+    match = services.match_create(
+        creator=player, seat_count=2, length_ms=5_000, bots=["random"], turn_seconds=60
+    )
+    for _ in range(200):
+        drain(match, emails=False)
+        if match.status == Match.Status.FINISHED:
+            break
+        services.orders_submit(match_id=match.pk, user=player, turn=match.turn_number, actions=[])
+    assert match.status == Match.Status.FINISHED
+    return match
+
+
+# (url name, method, expected status per role) on a running match.
+RUNNING_CASES = [
+    # A public match: anyone watches it, signed in or not.
+    ("match-detail", "GET", {"player": 200, "opponent": 200, "spectator": 200, "outsider": 200}),
+    ("match-detail", "POST", {"player": 405, "opponent": 405, "spectator": 405, "outsider": 405}),
+    ("match-orders", "POST", {"player": 302, "opponent": 409, "spectator": 403, "outsider": 302}),
+    ("match-orders", "GET", {"player": 405, "opponent": 405, "spectator": 405, "outsider": 302}),
+    ("match-join", "POST", {"player": 409, "opponent": 409, "spectator": 409, "outsider": 302}),
+    ("match-join", "GET", {"player": 405, "opponent": 405, "spectator": 405, "outsider": 302}),
+    ("match-leave", "POST", {"player": 409, "opponent": 409, "spectator": 403, "outsider": 302}),
+    ("match-leave", "GET", {"player": 405, "opponent": 405, "spectator": 405, "outsider": 302}),
+    ("match-reclaim", "POST", {"player": 409, "opponent": 409, "spectator": 403, "outsider": 302}),
+    ("match-reclaim", "GET", {"player": 405, "opponent": 405, "spectator": 405, "outsider": 302}),
+    ("match-replay", "GET", {"player": 404, "opponent": 404, "spectator": 404, "outsider": 404}),
+    ("match-replay", "POST", {"player": 405, "opponent": 405, "spectator": 405, "outsider": 405}),
+]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("name", "method", "expected"), RUNNING_CASES)
+def test_every_url_and_method_of_a_running_match_answers_each_role_as_it_should(
+    started, users, role, name, method, expected
+):
+    client = _client(role, users)
+    state_before = Match.objects.get(pk=started.pk).state
+    response = _request(client, method, reverse(f"games:{name}", args=[started.pk]), {"turn": 0})
+    assert response.status_code == expected[role]
+    if response.status_code == 302 and role == "outsider":
+        assert response["Location"].startswith(LOGIN)
+    accepted = Orders.objects.filter(match=started).exists()
+    # Only the player's own orders for its own turn change anything.
+    assert accepted == (name == "match-orders" and method == "POST" and role == "player")
+    assert Match.objects.get(pk=started.pk).state == state_before
+
+
+WAITING_CASES = [
+    ("match-detail", "GET", {"player": 200, "opponent": 200, "spectator": 200, "outsider": 200}),
+    ("match-orders", "POST", {"player": 409, "opponent": 409, "spectator": 403, "outsider": 302}),
+    ("match-join", "POST", {"player": 409, "opponent": 409, "spectator": 302, "outsider": 302}),
+    ("match-leave", "POST", {"player": 302, "opponent": 302, "spectator": 403, "outsider": 302}),
+    ("match-reclaim", "POST", {"player": 409, "opponent": 409, "spectator": 403, "outsider": 302}),
+    ("match-replay", "GET", {"player": 404, "opponent": 404, "spectator": 404, "outsider": 404}),
+]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("name", "method", "expected"), WAITING_CASES)
+def test_every_url_and_method_of_an_open_match_answers_each_role_as_it_should(
+    waiting, users, role, name, method, expected
+):
+    client = _client(role, users)
+    seated_before = set(Seat.objects.filter(match=waiting).values_list("user_id", flat=True))
+    response = _request(client, method, reverse(f"games:{name}", args=[waiting.pk]), {"turn": 0})
+    assert response.status_code == expected[role]
+    if response.status_code == 302 and role == "outsider":
+        assert response["Location"].startswith(LOGIN)
+    seated_after = set(Seat.objects.filter(match=waiting).values_list("user_id", flat=True))
+    user = users.get(role)
+    if name == "match-join" and role == "spectator":
+        assert user.pk in seated_after  # joined, and the full match started
+        assert Match.objects.get(pk=waiting.pk).status == Match.Status.RUNNING
+    elif name == "match-leave" and role in ("player", "opponent"):
+        assert user.pk not in seated_after
+    else:
+        assert seated_after == seated_before
+    assert not Orders.objects.filter(match=waiting).exists()
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_record_of_a_finished_public_match_is_public_to_everyone(finished, users, role):
+    response = _client(role, users).get(reverse("games:match-replay", args=[finished.pk]))
+    assert response.status_code == 200
+    record = response.json()
+    assert record["final"] == finished.state and len(record["turns"]) == finished.state["turn"]
+
+
+def test_an_unknown_match_is_a_404_for_every_url(users):
+    client = _client("player", users)
+    for name in ("match-detail", "match-replay"):
+        assert client.get(reverse(f"games:{name}", args=[999999])).status_code == 404
+    for name in ("match-orders", "match-join", "match-leave", "match-reclaim"):
+        response = _request(client, "POST", reverse(f"games:{name}", args=[999999]))
+        assert response.status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("name", "needs_match"),
+    [
+        ("match-orders", True),
+        ("match-join", True),
+        ("match-leave", True),
+        ("match-reclaim", True),
+        ("match-play-now", False),
+        ("match-create", False),
+        ("notification-settings", False),
+    ],
+)
+def test_a_post_without_a_csrf_token_is_refused_and_changes_nothing(
+    waiting, spectator, name, needs_match
+):
+    client = client_for(spectator, enforce_csrf_checks=True)
+    args = [waiting.pk] if needs_match else []
+    matches, seats = Match.objects.count(), Seat.objects.filter(user=spectator).count()
+    response = client.post(reverse(f"games:{name}", args=args), {"turn": 0, "seat_count": 2})
+    assert response.status_code == 403
+    assert Match.objects.count() == matches
+    assert Seat.objects.filter(user=spectator).count() == seats
+
+
+@pytest.mark.parametrize("role", ["player", "opponent", "spectator"])
+def test_each_page_is_built_from_that_viewers_engine_view(started, users, role):
+    # Give the opponent's robot a secret: a raised shield with a deflect direction.
+    state = started.state
+    robot = next(r for r in state["robots"] if r["seat"] == 3)
+    robot.update(active=True, shield=True, deflect="NW")
+    Match.objects.filter(pk=started.pk).update(state=state)
+    seat = {"player": 1, "opponent": 3, "spectator": None}[role]
+
+    response = _client(role, users).get(reverse("games:match-detail", args=[started.pk]))
+    page = response.context["page"]
+    assert page.view == engine.view(state, seat)
+    assert "seed" not in page.view
+    shown = next(r for r in page.view["robots"] if r["id"] == robot["id"])
+    assert ("shield" in shown) == (role == "opponent")
+    html = response.content.decode()
+    assert ("shield NW" in html) == (role == "opponent")
+
+
+def test_the_lobby_and_the_forms_send_an_outsider_to_the_login_page(db):
+    client = Client()
+    for name in ("lobby", "match-create", "notification-settings"):
+        response = client.get(reverse(f"games:{name}"))
+        assert response.status_code == 302 and response["Location"].startswith(LOGIN)
+    response = client.post(reverse("games:match-play-now"))
+    assert response.status_code == 302 and response["Location"].startswith(LOGIN)
+    assert not Match.objects.exists()
+
+
+def test_the_events_on_each_page_are_that_viewers_copy(started, users):
+    services.orders_submit(match_id=started.pk, user=users["player"], turn=0, actions=[])
+    drain(started, emails=False)
+    services.orders_submit(
+        match_id=started.pk,
+        user=users["opponent"],
+        turn=1,
+        actions=[{"robot": "3-1", "type": "shield", "deflect": "N"}],
+    )
+    drain(started, emails=False)
+    seen = {}
+    for role in ("player", "opponent", "spectator"):
+        page = _client(role, users).get(reverse("games:match-detail", args=[started.pk]))
+        turns = page.context["page"].recent_turns
+        assert [t["number"] for t in turns] == [1, 0]
+        seen[role] = [e["type"] for e in turns[0]["events"]]
+    assert "shielded" in seen["opponent"]
+    assert "shielded" not in seen["player"] and "shielded" not in seen["spectator"]

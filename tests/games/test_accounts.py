@@ -1,0 +1,129 @@
+"""Accounts: sign-up with a verified email, log in and out, password reset,
+notification settings, and axes throttling failed logins (admin included)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+from game_factories import PASSWORD, UserFactory
+from site_support import client_for
+
+from games.models import NotificationSettings
+
+
+@pytest.fixture(autouse=True)
+def _fresh_axes(db):
+    from axes.models import AccessAttempt
+
+    AccessAttempt.objects.all().delete()
+
+
+def test_signing_up_asks_to_verify_the_email_before_the_first_login(mailoutbox):
+    client = Client()
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "username": "dora",
+            "email": "dora@example.com",
+            "password1": "a long moon password",
+            "password2": "a long moon password",
+        },
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_email_verification_sent")
+    user = get_user_model().objects.get(username="dora")
+    assert not EmailAddress.objects.get(user=user).verified
+    # Not logged in until the address is verified.
+    assert client.get(reverse("games:lobby")).status_code == 302
+    login = client.post(
+        reverse("account_login"), {"login": "dora", "password": "a long moon password"}
+    )
+    assert login.status_code == 302 and "confirm-email" in login["Location"]
+
+    link = re.search(r"http://testserver(/accounts/confirm-email/\S+/)", mailoutbox[-1].body).group(
+        1
+    )
+    client.post(link)
+    assert EmailAddress.objects.get(user=user).verified
+    login = client.post(
+        reverse("account_login"), {"login": "dora", "password": "a long moon password"}
+    )
+    assert login.status_code == 302
+    assert client.get(reverse("games:lobby")).status_code == 200
+
+
+def test_a_verified_user_logs_in_with_name_or_email_and_logs_out(player):
+    client = Client()
+    response = client.post(reverse("account_login"), {"login": player.email, "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.get(reverse("games:lobby")).status_code == 200
+    client.post(reverse("account_logout"))
+    assert client.get(reverse("games:lobby")).status_code == 302
+
+
+def test_a_forgotten_password_can_be_reset_by_email(player, mailoutbox):
+    client = Client()
+    client.post(reverse("account_reset_password"), {"email": player.email})
+    assert len(mailoutbox) == 1
+    link = re.search(
+        r"http://testserver(/accounts/password/reset/key/\S+/)", mailoutbox[0].body
+    ).group(1)
+    form_page = client.get(link, follow=True)
+    action = form_page.redirect_chain[-1][0] if form_page.redirect_chain else link
+    client.post(action, {"password1": "a brand new password", "password2": "a brand new password"})
+    player.refresh_from_db()
+    assert player.check_password("a brand new password")
+
+
+def test_the_email_address_and_password_pages_are_there_for_a_signed_in_user(player):
+    client = client_for(player)
+    assert client.get(reverse("account_email")).status_code == 200
+    assert client.get(reverse("account_change_password")).status_code == 200
+
+
+def test_notification_settings_switch_kinds_on_and_off(player):
+    client = client_for(player)
+    page = client.get(reverse("games:notification-settings"))
+    assert page.status_code == 200
+    assert all(page.context["form"][k].initial for k in ("your_turn", "match_over"))
+    response = client.post(
+        reverse("games:notification-settings"),
+        {"your_turn": "on", "match_started": "on", "match_over": "on"},
+    )
+    assert response.status_code == 302
+    prefs = NotificationSettings.objects.get(user=player)
+    assert prefs.your_turn and prefs.match_started and prefs.match_over
+    assert not prefs.deadline_warning and not prefs.seat_to_bot
+
+
+def _fail_logins(client: Client, url: str, field: str, username: str, times: int) -> None:
+    for _ in range(times):
+        client.post(url, {field: username, "password": "wrong password"})
+
+
+def test_axes_locks_out_a_client_after_too_many_failed_logins(player, settings):
+    settings.ACCOUNT_RATE_LIMITS = False  # allauth's own limiter would answer first
+    client = Client()
+    _fail_logins(
+        client, reverse("account_login"), "login", player.username, settings.AXES_FAILURE_LIMIT
+    )
+    response = client.post(
+        reverse("account_login"), {"login": player.username, "password": PASSWORD}
+    )
+    assert response.status_code == 429
+    assert client.get(reverse("games:lobby")).status_code == 302  # still logged out
+
+
+def test_axes_also_guards_the_admin_login(settings):
+    admin = UserFactory(username="root", is_staff=True, is_superuser=True)
+    client = Client()
+    url = reverse("admin:login")
+    _fail_logins(client, url, "username", admin.username, settings.AXES_FAILURE_LIMIT)
+    response = client.post(url, {"username": admin.username, "password": PASSWORD})
+    assert response.status_code == 429
+    assert client.get(reverse("admin:index")).status_code == 302

@@ -1,0 +1,102 @@
+"""The planted world for the leak crawler, built through the services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.core.cache import caches
+from leak_world import (
+    Planted,
+    fire_at_a_shield,
+    hand_seat_to_bot,
+    plant_shields,
+    play_to_the_end,
+    warn_of_the_deadline,
+)
+
+from games import services
+
+PEOPLE = ["alice", "bob", "carol", "dave", "sam"]
+
+
+@pytest.fixture(autouse=True)
+def fast_site(settings: Any) -> None:
+    # PBKDF2's deliberate slowness is half a second per user; a crawl sends
+    # thousands of API requests per token, far past the bots' rate limit.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.API_RATE_LIMIT = 1_000_000
+
+
+def _user(username: str, *, verified: bool = True, staff: bool = False) -> Any:
+    user = get_user_model().objects.create_user(
+        username=username,
+        email=f"{username}@example.com",
+        password="correct horse battery staple",
+        is_staff=staff,
+        is_superuser=staff,
+    )
+    EmailAddress.objects.create(user=user, email=user.email, verified=verified, primary=True)
+    return user
+
+
+def _api_tokens(users: dict[str, Any]) -> dict[str, str]:
+    """A bearer token per user once the bot API can make them (games.services.tokens)."""
+    try:
+        from games.services.tokens import token_create
+    except ImportError:
+        return {}
+    return {name: token_create(user=user, name="leak crawler")[1] for name, user in users.items()}
+
+
+@pytest.fixture
+def planted(db: None) -> Planted:
+    """alice, bob, carol and dave play; sam only watches.
+
+    running: alice, bob, carol, dave in seats 1-4, every robot shielded; alice's laser
+    was deflected by one of the shields, which was then raised again; alice to move
+    (and warned that her time runs out).
+    private: alice (seat 1) and bob (seat 3), not public, every robot shielded; bob
+    missed his turns and a stand-in bot plays his seat from his next turn.
+    finished: alice (seat 1) and dave (seat 3), shields planted, then played out.
+    open: bob waits for two more players.
+    """
+    for cache in caches.all():  # nothing cached by earlier tests
+        cache.clear()
+    users = {name: _user(name) for name in PEOPLE}
+    alice, bob, carol, dave = (users[n] for n in ("alice", "bob", "carol", "dave"))
+
+    running = services.match_create(creator=alice, seat_count=4, length_ms=200_000)
+    for user in (bob, carol, dave):
+        services.seat_join(match_id=running.pk, user=user)
+    running.refresh_from_db()
+    plant_shields(running)
+    fire_at_a_shield(running)
+
+    warn_of_the_deadline(running)
+
+    private = services.match_create(creator=alice, seat_count=2, public=False, length_ms=200_000)
+    services.seat_join(match_id=private.pk, user=bob)
+    private.refresh_from_db()
+    plant_shields(private)
+    hand_seat_to_bot(private, 3)
+
+    finished = services.match_create(creator=alice, seat_count=2, length_ms=50_000)
+    services.seat_join(match_id=finished.pk, user=dave)
+    finished.refresh_from_db()
+    plant_shields(finished)
+    play_to_the_end(finished)
+
+    open_match = services.match_create(creator=bob, seat_count=3)
+    return Planted(
+        users=users,
+        running=running,
+        private=private,
+        finished=finished,
+        open=open_match,
+        newcomer=_user("newcomer", verified=False),
+        staff=_user("root", staff=True),
+        tokens=_api_tokens(users),
+    )
