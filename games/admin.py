@@ -24,6 +24,7 @@ from games.board import render_board
 from games.errors import ServiceError
 from games.models import (
     AdminAction,
+    ApiToken,
     Match,
     Notification,
     NotificationSettings,
@@ -32,6 +33,7 @@ from games.models import (
     Seat,
     Turn,
 )
+from games.services.tokens import tokens_revoke_by_staff
 
 
 def _staff(request: HttpRequest) -> User:
@@ -256,6 +258,24 @@ class ResolutionAdmin(ReadOnlyAdmin):
 class NotificationAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "user", "match", "kind", "turn_number", "status", "sent_at")
     list_filter = ("kind", "status")
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(ReadOnlyAdmin):
+    """Bots' keys: who holds which, when each was last used, and a revoke for a
+    leaked one. Only the digest is stored, so nothing here can show a token; users
+    create theirs on their settings page (or `manage.py issue_token`)."""
+
+    list_display = ("name", "user", "prefix", "created_at", "last_used_at", "revoked_at")
+    list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
+    search_fields = ("name", "prefix", "user__username")
+    exclude = ("digest",)
+    actions = ("revoke",)
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
+        count = tokens_revoke_by_staff(token_ids=list(queryset.values_list("pk", flat=True)))
+        self.message_user(request, f"Revoked {count} token(s).", messages.SUCCESS)
 
 
 @admin.register(NotificationSettings)

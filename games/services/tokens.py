@@ -77,6 +77,14 @@ def token_revoke(*, user: User, token_id: int) -> ApiToken:
         return token
 
 
+def tokens_revoke_by_staff(*, token_ids: list[int]) -> int:
+    """Revoke any users' tokens (an admin acting on a leaked key); how many were
+    still active. Revoking a revoked token again changes nothing."""
+    return ApiToken.objects.filter(pk__in=token_ids, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
 def token_authenticate(raw: str) -> ApiToken | None:
     """The active token `raw` is, with its user loaded; None for anything else."""
     found = TOKEN_RE.fullmatch(raw)

@@ -231,3 +231,60 @@ def test_the_events_on_each_page_are_that_viewers_copy(started, users):
         seen[role] = [e["type"] for e in turns[0]["events"]]
     assert "shielded" in seen["opponent"]
     assert "shielded" not in seen["player"] and "shielded" not in seen["spectator"]
+
+
+def _played_one_turn(match: Match, player: Any, opponent: Any) -> Match:
+    for user in (player, opponent):
+        match.refresh_from_db()
+        services.orders_submit(match_id=match.pk, user=user, turn=match.turn_number, actions=[])
+        drain(match, emails=False)
+    match.refresh_from_db()
+    assert match.turn_number >= 1
+    return match
+
+
+LIVE_URLS = [
+    ("match-detail", {}, {}),
+    ("match-poll", {"since": "0", "v": "stale"}, {}),
+    ("match-history", {"page": "1"}, {"HTTP_HX_REQUEST": "true"}),
+    ("match-turn-movie", {}, {"HTTP_HX_REQUEST": "true"}),
+]
+
+
+@pytest.mark.parametrize(("name", "query", "headers"), LIVE_URLS)
+def test_an_anonymous_visitor_follows_a_public_match_live_and_sees_no_shield(
+    started, player, opponent, name, query, headers
+):
+    match = _played_one_turn(started, player, opponent)
+    state = match.state
+    robot = next(r for r in state["robots"] if r["seat"] == 3)
+    robot.update(active=True, shield=True, deflect="NW")
+    Match.objects.filter(pk=match.pk).update(state=state)
+    args = [match.pk, 0] if name == "match-turn-movie" else [match.pk]
+
+    response = Client().get(reverse(f"games:{name}", args=args), query, **headers)
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    secrets = ('data-d="NW"', "shield NW", '"deflect": "NW"', '"shield": true')
+    assert not [secret for secret in secrets if secret in body]
+    if name in ("match-detail", "match-poll"):  # the owner's own page shows it
+        own = client_for(opponent).get(reverse(f"games:{name}", args=args), query, **headers)
+        assert [secret for secret in secrets if secret in own.content.decode()]
+
+
+@pytest.mark.parametrize(("name", "query", "headers"), LIVE_URLS)
+def test_an_anonymous_visitor_cannot_follow_a_private_match(
+    player, opponent, name, query, headers
+):
+    match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, public=False)
+    services.seat_join(match_id=match.pk, user=opponent)
+    match = _played_one_turn(match, player, opponent)
+    args = [match.pk, 0] if name == "match-turn-movie" else [match.pk]
+
+    response = Client().get(reverse(f"games:{name}", args=args), query, **headers)
+
+    assert response.status_code in (302, 403)
+    if response.status_code == 302:
+        assert response["Location"].startswith(LOGIN)
+    assert b"robot" not in response.content.lower()

@@ -11,6 +11,7 @@ from django.utils import timezone
 from site_support import current_turn, drain
 
 from games.models import AdminAction, Match, Orders, Seat, Turn
+from games.services.tokens import token_authenticate, token_create
 
 
 @pytest.fixture
@@ -113,3 +114,29 @@ def test_the_admin_action_log_is_read_only(staff, running_match):
     )
     assert response.status_code == 403
     assert AdminAction.objects.filter(pk=entry.pk).exists()
+
+
+def test_staff_see_api_tokens_without_their_secret_and_revoke_a_leaked_one(staff, player):
+    token, raw = token_create(user=player, name="leaky bot")
+    kept, _ = token_create(user=player, name="good bot")
+    listing = staff.get(reverse("admin:games_apitoken_changelist"))
+    assert listing.status_code == 200
+    body = listing.content.decode()
+    assert "leaky bot" in body and token.prefix in body
+    assert raw not in body and token.digest not in body
+    detail = staff.get(reverse("admin:games_apitoken_change", args=[token.pk])).content.decode()
+    assert token.digest not in detail and raw not in detail
+
+    response = staff.post(
+        reverse("admin:games_apitoken_changelist"),
+        {"action": "revoke", "_selected_action": [token.pk]},
+        follow=True,
+    )
+
+    assert "Revoked 1 token(s)." in response.content.decode()
+    assert token_authenticate(raw) is None
+    token.refresh_from_db()
+    kept.refresh_from_db()
+    assert token.revoked_at is not None and kept.revoked_at is None
+    # No token is made in the admin: its secret could never be shown there.
+    assert staff.get(reverse("admin:games_apitoken_add")).status_code == 403
