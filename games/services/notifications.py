@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core import signing
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -29,7 +29,13 @@ MAX_SEND_ATTEMPTS = 5
 
 
 def wants(user: User, kind: str) -> bool:
-    prefs = NotificationSettings.objects.filter(user=user).first()
+    """Whether the user wants this kind of email; no query when the caller loaded
+    the settings with the user (select_related("user__notification_settings"))."""
+    descriptor = type(user).notification_settings
+    if descriptor.is_cached(user):
+        prefs = getattr(user, "notification_settings", None)
+    else:
+        prefs = NotificationSettings.objects.filter(user=user).first()
     return prefs is None or prefs.wants(kind)
 
 
@@ -40,27 +46,36 @@ def notify(
     kind: str,
     turn_number: int = 0,
     context: dict[str, Any] | None = None,
+    seat: Seat | None = None,
 ) -> Notification | None:
-    """Record that `user` should hear about this, and queue the email after commit."""
+    """Record that `user` should hear about this, and queue the email after commit.
+
+    `seat`: the user's seat in the match when the caller holds it (saves a query).
+    """
     if user is None or not getattr(user, "email", "") or not user.is_active:
         return None
     if not wants(user, kind):
         return None
-    if Seat.objects.filter(match=match, user=user, api=True).exists():
-        return None  # an API-driven seat: a program plays it and reads no email
-    row, created = Notification.objects.get_or_create(
-        user=user,
-        match=match,
-        kind=kind,
-        turn_number=turn_number,
-        defaults={"context": context or {}},
+    api = (
+        seat.api
+        if seat is not None
+        else Seat.objects.filter(match=match, user=user, api=True).exists()
     )
-    if created:
-        from games.tasks import notification_send_task
+    if api:
+        return None  # an API-driven seat: a program plays it and reads no email
+    try:
+        # The row is new nearly always: insert first (one query), look up on a clash.
+        with transaction.atomic():
+            row = Notification.objects.create(
+                user=user, match=match, kind=kind, turn_number=turn_number, context=context or {}
+            )
+    except IntegrityError:
+        return Notification.objects.get(user=user, match=match, kind=kind, turn_number=turn_number)
+    from games.tasks import notification_send_task
 
-        pk = row.pk
-        # robust: with the broker down the row stays pending; the sweep queues it.
-        transaction.on_commit(lambda: notification_send_task.delay(pk), robust=True)
+    pk = row.pk
+    # robust: with the broker down the row stays pending; the sweep queues it.
+    transaction.on_commit(lambda: notification_send_task.delay(pk), robust=True)
     return row
 
 

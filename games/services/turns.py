@@ -90,7 +90,7 @@ def orders_submit(
     the bot API, so the seat is API-driven (no emails) until orders come otherwise.
     """
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
+        match = Match.objects.select_for_update().defer("initial_state", "record").get(pk=match_id)
         fault_point("submit_locked")
         seat = Seat.objects.filter(match=match, user=user).first()
         if seat is None:
@@ -143,7 +143,13 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
     second delivery), is not accepted yet, or the match is not running.
     """
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        # Without the replay columns: as big as the state, and nothing here reads them.
+        match = (
+            Match.objects.select_for_update()
+            .defer("initial_state", "record")
+            .filter(pk=match_id)
+            .first()
+        )
         if match is None or match.status != Match.Status.RUNNING:
             return None
         fault_point("resolve_locked")
@@ -182,24 +188,24 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
             fallback_error=fallback,
         )
         match.state = applied.state
-        match.save(update_fields=["state"])
         fault_point("resolve_applied")
-        turn_begin(match=match, now=now)
+        turn_begin(match=match, now=now, also_save=["state"])
         fault_point("resolve_next_turn")
     fault_point("resolve_done")
     return resolution
 
 
-def turn_begin(*, match: Match, now: datetime) -> Turn | None:
+def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = None) -> Turn | None:
     """Start the turn the state says comes next (or finish the match).
 
     A bot-driven seat moves at once: its orders are accepted in this transaction
-    and the worker resolves them, without waiting for anybody.
+    and the worker resolves them, without waiting for anybody. `also_save`: fields
+    of the match the caller changed, saved in the same UPDATE as the new turn's.
     """
     state = match.state
     assert state is not None  # a started match always has one (a DB constraint)
     if state["over"]:
-        match_finish(match=match, now=now)
+        match_finish(match=match, now=now, also_save=also_save)
         return None
     number = int(state["turn"])
     seat_number = int(state["to_move"])
@@ -214,8 +220,10 @@ def turn_begin(*, match: Match, now: datetime) -> Turn | None:
     )
     match.turn_number = number
     match.to_move = seat_number
-    match.save(update_fields=["turn_number", "to_move"])
-    seat = Seat.objects.select_related("user").get(match=match, number=seat_number)
+    match.save(update_fields=["turn_number", "to_move", *(also_save or [])])
+    seat = Seat.objects.select_related("user", "user__notification_settings").get(
+        match=match, number=seat_number
+    )
     if seat.driver_bot or seat.user is None:
         bot_move(match=match, seat=seat, number=number, now=now)
     else:
@@ -225,6 +233,7 @@ def turn_begin(*, match: Match, now: datetime) -> Turn | None:
             kind=NotificationKind.YOUR_TURN,
             turn_number=number,
             context={"deadline": deadline.isoformat()},
+            seat=seat,
         )
     return turn
 
@@ -251,7 +260,7 @@ def bot_move(*, match: Match, seat: Seat, number: int, now: datetime) -> Orders:
     )
 
 
-def match_finish(*, match: Match, now: datetime) -> None:
+def match_finish(*, match: Match, now: datetime, also_save: list[str] | None = None) -> None:
     """Store the result the engine gave: winners, final money and the full record."""
     from games.selectors import match_record
 
@@ -273,14 +282,17 @@ def match_finish(*, match: Match, now: datetime) -> None:
             "turn_number",
             "to_move",
             "record",
+            *(also_save or []),
         ]
     )
     match_records_store(match=match)
-    for seat in Seat.objects.filter(match=match, user__isnull=False).select_related("user"):
+    seats = Seat.objects.filter(match=match, user__isnull=False)
+    for seat in seats.select_related("user", "user__notification_settings"):
         notify(
             user=seat.user,
             match=match,
             kind=NotificationKind.MATCH_OVER,
             turn_number=match.turn_number,
             context={"winners": match.winners, "money": match.final_money, "seat": seat.number},
+            seat=seat,
         )

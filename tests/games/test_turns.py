@@ -244,3 +244,22 @@ def test_the_order_form_takes_the_actions_as_json_too(running_match, player):
     )
     assert response.status_code == 302
     assert Orders.objects.get().orders["actions"] == []
+
+
+def test_the_turn_path_makes_a_fixed_small_number_of_queries(
+    running_match, player, opponent, django_assert_max_num_queries
+):
+    """Every query on the path from accepted orders to the next player's turn costs
+    the turn latency about a millisecond (README "Benchmarks"); none may creep in.
+    Submitting: lock, seat, earlier orders, claim, store, seat reset. Resolving:
+    lock, claim, orders, resolution, next turn, match, seat with its user and
+    settings, the email row. The counts include the test's savepoints (two for
+    each, and two more around the email row)."""
+    for _ in range(3):  # and no more at a later turn
+        match = Match.objects.get(pk=running_match.pk)
+        user = player if match.to_move == 1 else opponent
+        with django_assert_max_num_queries(8):
+            services.orders_submit(match_id=match.pk, user=user, turn=match.turn_number, actions=[])
+        with django_assert_max_num_queries(12):
+            assert services.turn_resolve(match_id=match.pk, number=match.turn_number)
+        assert Match.objects.get(pk=match.pk).turn_number == match.turn_number + 1
