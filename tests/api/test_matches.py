@@ -3,10 +3,15 @@ that a player only ever gets its own view of the state."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 from api_support import ApiClient, assert_error, token_for
+from django.test import Client
+from django.urls import reverse
 from site_support import drain
 
 import engine
@@ -294,6 +299,41 @@ def test_the_replay_is_404_until_the_match_is_over_then_the_full_record(api, api
     body = api.get_json(f"/matches/{match.pk}/").json()
     assert body["status"] == "finished"
     assert body["state"] == {**match.state, "viewer": 1}  # the full state, once over
+
+
+def test_a_downloaded_replay_file_passes_the_engines_replay_command(api, player, tmp_path):
+    """The file from the API and the one the replay page links to both re-resolve,
+    turn by turn, to the stored final state with `python -m engine replay`."""
+    created = api.post_json("/matches/", {"seats": 2, "bots": ["fighter"], "length_ms": 4000})
+    match = Match.objects.get(pk=created.json()["id"])
+    _finish(match, player)
+    downloads = {
+        "api": api.get_json(f"/matches/{match.pk}/replay/").content,
+        "page": Client().get(reverse("games:match-replay", args=[match.pk])).content,
+    }
+    for name, content in downloads.items():
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(content)
+        done = subprocess.run(
+            [sys.executable, "-m", "engine", "replay", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, (name, done.stdout, done.stderr)
+        assert json.loads(done.stdout)["ok"] is True
+    # A file changed by one byte of the final state fails the same check.
+    record = json.loads(downloads["api"])
+    record["final"]["players"][0]["money"] += 1
+    (tmp_path / "bad.json").write_text(json.dumps(record))
+    bad = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(tmp_path / "bad.json")],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert bad.returncode == 1
 
 
 def test_the_history_shows_each_turn_as_the_caller_may_see_it(
