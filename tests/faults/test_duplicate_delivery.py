@@ -70,10 +70,13 @@ def test_the_same_task_delivered_ten_times_has_its_effects_once(stack: Stack) ->
         assert Resolution.objects.filter(match=match).count() == 2
     assert "Traceback" not in "".join(w.output() for w in workers)
     result = reconcile(stack.mail_dir)
-    # The pool processes kept their database connections from task to task.
+    # The pool processes kept their database connections from task to task: one
+    # each when the machine is quiet (4 here); under a heavy load a pool process
+    # replaced or a connection dropped as unusable adds some (15 seen in CI), while a
+    # worker that connects for every task would make one per task.
     made = sum(stack.postgres.connections_made(w.name) for w in workers)
     print(f"{ran()} tasks ran on {made} database connections")
-    assert made <= 2 * 2 * len(workers)
+    assert made * 3 <= ran(), f"{made} connections for {ran()} tasks: not kept between tasks"
     assert result.resolutions == 2 * MATCHES
     # Each notification once: start, turn 0, and turn 2 (after the bot's turn 1).
     assert result.emails == Notification.objects.count() == 3 * MATCHES
