@@ -45,15 +45,13 @@ AFTER_COMMIT = ("resolve_committed", "resolve_done")
 EMAIL = ("email_claimed", "email_sent")
 STEPS = BEFORE_COMMIT + AFTER_COMMIT + EMAIL
 
-# Killing the whole worker with acks_late off loses the message exactly as killing
-# its pool process does; that case would add nothing but nine worker starts.
-KILLS = [("process", True), ("process", False), ("worker", True)]
+KILLS = [("process", True), ("process", False), ("worker", True), ("worker", False)]
 
 
 @pytest.mark.parametrize(
     ("kill", "acks_late"),
     KILLS,
-    ids=["process-acks_late", "process-acks_early", "worker-acks_late"],
+    ids=["process-acks_late", "process-acks_early", "worker-acks_late", "worker-acks_early"],
 )
 def test_a_worker_killed_at_each_step_leaves_every_turn_resolved_exactly_once(
     stack: Stack, kill: str, acks_late: bool
