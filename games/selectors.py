@@ -14,24 +14,34 @@ from django.utils import timezone
 
 import engine
 from games.models import Match, NotificationSettings, Resolution, Seat, Turn
+from games.viewers import Viewer
 
 LOBBY_LIMIT = 50
 
 
-def can_watch(match: Match, user: User | AnonymousUser, seat: Seat | None = None) -> bool:
+def can_watch(
+    match: Match,
+    user: User | AnonymousUser | Viewer,
+    seat: Seat | None = None,
+    *,
+    seat_known: bool = False,
+) -> bool:
     """Who may see a match: anyone a public one; a private one its players, its
     creator and staff. An open private match is an invitation: whoever has its
     link may see its seats and join (there is no board to hide yet).
 
-    `seat` is the user's seat when the caller has looked it up already.
+    `seat` is the user's seat when the caller has looked it up already;
+    `seat_known`: the caller looked, and None means the user has none.
     """
     if match.public or match.status == Match.Status.OPEN:
         return True
-    if not user.is_authenticated:
+    if not user.is_authenticated or user.pk is None:
         return False
     if user.is_staff or match.created_by_id == user.pk:
         return True
-    return seat is not None or Seat.objects.filter(match=match, user=user).exists()
+    if seat is not None or seat_known:
+        return seat is not None
+    return Seat.objects.filter(match=match, user_id=user.pk).exists()
 
 
 def watchable_matches(user: User | AnonymousUser) -> QuerySet[Match]:
@@ -122,7 +132,7 @@ class PageVersion:
         return self.seat.standin_bot if self.seat is not None else None
 
 
-def match_page_version(match_id: int, user: User | AnonymousUser) -> PageVersion | None:
+def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> PageVersion | None:
     """The match page's version for `user`, in one query; None if there is no match.
 
     Plain SQL: it runs on every view of the most viewed page, and Django's compiler

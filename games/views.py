@@ -22,11 +22,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import selectors, services, viewers
 from games.board_orders import action_rows
 from games.errors import ServiceError
 from games.forms import MatchCreateForm, NotificationSettingsForm, OrdersForm
 from games.models import Match, NotificationKind, Seat
+from games.viewers import Viewer
 from games.views_board import board_context, poll_token, viewer_of
 
 log = logging.getLogger(__name__)
@@ -169,13 +170,13 @@ _CSRF_VALUE = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 _CSRF_SLOT = b"\x00csrf\x00"  # no page holds a NUL: Django's forms refuse them
 
 
-def _page_key(request: HttpRequest, version: selectors.PageVersion) -> str | None:
+def _page_key(request: HttpRequest, version: selectors.PageVersion, viewer: Viewer) -> str | None:
     """The cache key of this viewer's page, or None: not to be cached (an open match's
     seats change without a new version; a flash message shows once)."""
     match = version.match
     if match.status == Match.Status.OPEN or len(messages.get_messages(request)):
         return None
-    if not selectors.can_watch(match, request.user, version.seat):
+    if not selectors.can_watch(match, viewer, version.seat, seat_known=True):
         return None
     token = poll_token(
         match.status,
@@ -183,12 +184,12 @@ def _page_key(request: HttpRequest, version: selectors.PageVersion) -> str | Non
         version.turn.status if version.turn is not None else None,
         version.standin,
     )
-    viewer = request.user.pk if request.user.is_authenticated else "anon"
+    who = viewer.pk if viewer.is_authenticated else "anon"
     query = hashlib.sha256(request.META.get("QUERY_STRING", "").encode()).hexdigest()[:16]
     minute = int(time.time() // 60)
     # created_at too: a match id that SQLite hands out again never meets the old page.
     born = int(match.created_at.timestamp() * 1e6)
-    return f"match-page:{match.pk}.{born}:{viewer}:{token}:{minute}:{query}"
+    return f"match-page:{match.pk}.{born}:{who}:{token}:{minute}:{query}"
 
 
 def _page_cache() -> BaseCache:
@@ -220,10 +221,11 @@ def _page_to_cache(key: str, response: HttpResponse) -> None:
 # No login needed: anyone may watch a public match (the spectator's view).
 @require_GET
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    version = selectors.match_page_version(match_id, request.user)
+    viewer = viewers.viewer_of(request)
+    version = selectors.match_page_version(match_id, viewer)
     if version is None:
         raise Http404("No such match.")
-    key = _page_key(request, version)
+    key = _page_key(request, version, viewer)
     if key is not None:
         cached = _page_from_cache(request, key)
         if cached is not None:

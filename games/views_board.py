@@ -15,7 +15,6 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef, Subquery
 from django.http import (
     Http404,
     HttpRequest,
@@ -30,13 +29,13 @@ from django.views.decorators.http import require_GET
 
 import engine
 from engine.helium3 import timing
-from games import selectors
+from games import selectors, viewers
 from games.board import destroyed_robots, render_board
 from games.board_hints import hints_after, hints_for
 from games.board_history import describe_events
 from games.board_orders import action_rows
 from games.forms import OrdersForm
-from games.models import Match, Resolution, Seat, Turn
+from games.models import Match, Resolution, Seat
 
 # A poll that finds many turns played since the last look animates the newest few.
 MOVIE_MAX_TURNS = 8
@@ -194,39 +193,16 @@ def movie_context(
 def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
     """304 while nothing changed (one query); otherwise the new panel, history and
     orders, and a movie of the turns resolved since the page's turn `since`."""
-    user_id = request.user.pk if request.user.is_authenticated else 0
-    turn_status = Turn.objects.filter(match=OuterRef("pk"), number=OuterRef("turn_number"))
-    own_seat = Seat.objects.filter(match=OuterRef("pk"), user_id=user_id or 0)
-    row = (
-        Match.objects.filter(pk=match_id)
-        .annotate(
-            turn_status=Subquery(turn_status.values("status")[:1]),
-            standin=Subquery(own_seat.values("standin_bot")[:1]),
-            is_player=Exists(own_seat),
-        )
-        .values(
-            "status",
-            "turn_number",
-            "public",
-            "created_by_id",
-            "turn_status",
-            "standin",
-            "is_player",
-        )
-        .first()
-    )
-    if row is None:
+    viewer = viewers.viewer_of(request)
+    version = selectors.match_page_version(match_id, viewer)
+    if version is None:
         raise Http404("No such match.")
     # The same rule as the page's, on the row just read (no second query for it).
-    stub = Match(
-        pk=match_id, status=row["status"], public=row["public"], created_by_id=row["created_by_id"]
-    )
-    if not selectors.can_watch(stub, request.user, Seat() if row["is_player"] else None):
+    if not selectors.can_watch(version.match, viewer, version.seat, seat_known=True):
         raise PermissionDenied("This match is private to its players.")
-    live = row["status"] in (Match.Status.RUNNING, Match.Status.PAUSED)
-    token = poll_token(
-        row["status"], row["turn_number"], row["turn_status"] if live else None, row["standin"]
-    )
+    status, turn_number = version.match.status, version.match.turn_number
+    turn_status = version.turn.status if version.turn is not None else None
+    token = poll_token(status, turn_number, turn_status, version.standin)
     if request.GET.get("v") == token:
         response: HttpResponse = HttpResponseNotModified()
         response["Cache-Control"] = "no-store"
@@ -241,8 +217,8 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
     if page.view is not None and 0 <= since < int(page.view["turn"]):
         last = int(page.view["turn"]) - 1
         first = max(since, last - MOVIE_MAX_TURNS + 1)
-        viewer = seat.number if seat is not None else None
-        context.update(movie_context(match, viewer, first, last, with_end=True))
+        seat_number = seat.number if seat is not None else None
+        context.update(movie_context(match, seat_number, first, last, with_end=True))
     elif page.view is not None and since != int(page.view["turn"]):
         context["board_swap"] = True
     response = render(request, "games/_poll.html", context)

@@ -1,6 +1,6 @@
 """The match page's cache (games/views.py, selectors.match_page_version): what the
 board benchmark's figures rest on. A view of an unchanged page is served from the
-cache in three queries; anything that changes the page changes the key; a viewer
+cache in one query (the viewer remembered for the session: games/viewers.py); anything that changes the page changes the key; a viewer
 never gets another's page; a CSRF token is always the request's own.
 
 Here rather than in tests/games/ because it belongs with the benchmark that drove it.
@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import caches
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
+from games import services, viewers
 from games.models import Match, Turn
 
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -62,12 +64,12 @@ def without_csrf(html: str) -> str:
     return CSRF.sub("", html)
 
 
-def test_a_second_view_of_an_unchanged_page_is_the_same_page_in_three_queries(
-    match, people, django_assert_max_num_queries
+def test_a_second_view_of_an_unchanged_page_is_the_same_page_in_one_query(
+    match, people, django_assert_num_queries
 ):
     client = client_for(people["alice"])
     first = client.get(url(match))
-    with django_assert_max_num_queries(3):  # the session, the user, the version
+    with django_assert_num_queries(1):  # the version; the viewer is remembered
         second = client.get(url(match))
     assert second.status_code == 200
     assert without_csrf(second.content.decode()) == without_csrf(first.content.decode())
@@ -149,3 +151,42 @@ def test_a_page_cache_that_fails_serves_the_page_all_the_same(match, people, mon
     client = client_for(people["alice"])
     assert client.get(url(match)).status_code == 200
     assert client.get(url(match)).status_code == 200
+
+
+def test_the_viewer_is_remembered_per_session_and_forgotten_at_logout(match, people):
+    alice = client_for(people["alice"])
+    alice.get(url(match))
+    # Another browser of the same person is another session, looked up afresh.
+    other = client_for(people["alice"])
+    with CaptureQueriesContext(connection) as queries:
+        other.get(url(match))
+    assert len(queries) > 1
+    # A logout forgets the session: the same cookie is now nobody's.
+    cookie = alice.cookies["sessionid"].value
+    alice.post(reverse("account_logout"))
+    stolen = Client()
+    stolen.cookies["sessionid"] = cookie
+    page = stolen.get(url(match)).content.decode()
+    assert 'name="turn"' not in page
+
+
+def test_a_made_up_session_cookie_is_nobody_and_is_not_remembered(match, people):
+    stranger = Client()
+    for _ in range(2):
+        stranger.cookies["sessionid"] = "not-a-session"  # the answer deletes it
+        with CaptureQueriesContext(connection) as queries:
+            page = stranger.get(url(match))
+        assert page.status_code == 200 and 'name="turn"' not in page.content.decode()
+        assert any("django_session" in q["sql"] for q in queries)  # looked up every time
+
+
+def test_the_viewer_memo_stands_for_at_most_its_seconds(match, people, monkeypatch):
+    """A user made inactive elsewhere keeps their match page for VIEWER_SECONDS at
+    most (the documented cost of not reading the session on every view)."""
+    alice = client_for(people["alice"])
+    assert 'name="turn"' in alice.get(url(match)).content.decode()
+    User.objects.filter(pk=people["alice"].pk).update(is_active=False)
+    assert 'name="turn"' in alice.get(url(match)).content.decode()  # remembered
+    caches["pages"].clear()  # what VIEWER_SECONDS passing does
+    assert 'name="turn"' not in alice.get(url(match)).content.decode()
+    assert viewers.VIEWER_SECONDS <= 30

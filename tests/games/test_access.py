@@ -274,9 +274,7 @@ def test_an_anonymous_visitor_follows_a_public_match_live_and_sees_no_shield(
 
 
 @pytest.mark.parametrize(("name", "query", "headers"), LIVE_URLS)
-def test_an_anonymous_visitor_cannot_follow_a_private_match(
-    player, opponent, name, query, headers
-):
+def test_an_anonymous_visitor_cannot_follow_a_private_match(player, opponent, name, query, headers):
     match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, public=False)
     services.seat_join(match_id=match.pk, user=opponent)
     match = _played_one_turn(match, player, opponent)

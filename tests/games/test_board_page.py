@@ -97,7 +97,7 @@ def test_the_poll_answers_304_with_one_query_while_nothing_changed(
     client = client_for(player)
     page = client.get(_url("match-detail", running_match)).content.decode()
     poll = re.search(r'hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
-    with django_assert_max_num_queries(3):  # the session, the user, the match
+    with django_assert_max_num_queries(1):  # the version; the viewer is remembered
         response = client.get(poll, **HTMX)
     assert response.status_code == 304 and response.content == b""
 

@@ -1,0 +1,90 @@
+"""Who is asking, for the two most requested URLs (the match page and its poll)
+without loading the session and the user on every request.
+
+Django's authentication reads the session row and then the user row on every
+request that looks at `request.user`: two ORM queries, most of a cached match
+page's cost (README "Benchmarks"). These views need only the user's id and staff
+flag, so the first request of a session resolves them the usual way (the session,
+the user, the session's auth hash) and remembers them, under a digest of the
+session cookie, in this process's memory for VIEWER_SECONDS; later requests with
+the same cookie read them from there.
+
+What that costs: a session ended elsewhere (a password change, a user made
+inactive or no longer staff, a logout in another web process) still shows that
+cookie's holder the match pages and polls they could see for at most
+VIEWER_SECONDS. A logout in this process forgets at once. Nothing else reads the
+memo: every other view, every form and every POST authenticates as usual.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_out
+from django.core.cache import caches
+from django.dispatch import receiver
+from django.http import HttpRequest
+
+log = logging.getLogger(__name__)
+
+VIEWER_SECONDS = 30
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """The parts of a user that watching a match depends on (selectors.can_watch)."""
+
+    pk: int | None
+    is_staff: bool = False
+
+    @property
+    def is_authenticated(self) -> bool:
+        return self.pk is not None
+
+
+ANONYMOUS = Viewer(None)
+
+
+def _memo_key(raw_cookie: str) -> str:
+    return "viewer:" + hashlib.sha256(raw_cookie.encode()).hexdigest()
+
+
+def viewer_of(request: HttpRequest) -> Viewer:
+    """The requesting viewer: remembered for this session cookie, or authenticated
+    now (Django's own checks) and remembered."""
+    raw = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if not raw:
+        return ANONYMOUS  # no session, so nobody is logged in
+    key = _memo_key(raw)
+    memo = caches["pages"]
+    try:
+        hit = memo.get(key)
+    except Exception:  # a cache that fails is a miss
+        log.warning("viewer memo unavailable", exc_info=True)
+        hit = None
+    if hit is not None:
+        return Viewer(*hit)
+    user = request.user
+    viewer = Viewer(user.pk, bool(user.is_staff)) if user.is_authenticated else ANONYMOUS
+    # Only a cookie that names a live session is remembered: a made-up one costs
+    # its sender the two queries every time, not this process a memo entry each.
+    if viewer.is_authenticated:
+        try:
+            memo.set(key, (viewer.pk, viewer.is_staff), VIEWER_SECONDS)
+        except Exception:
+            log.warning("viewer memo unavailable", exc_info=True)
+    return viewer
+
+
+@receiver(user_logged_out, dispatch_uid="games.viewers.forget")
+def forget_on_logout(sender: Any, request: HttpRequest | None, **kwargs: Any) -> None:
+    raw = request.COOKIES.get(settings.SESSION_COOKIE_NAME) if request is not None else None
+    if raw:
+        try:
+            caches["pages"].delete(_memo_key(raw))
+        except Exception:
+            log.warning("viewer memo unavailable", exc_info=True)
