@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from games.errors import Conflict, NotAPlayer, from_engine_error
+from games.errors import Conflict, NotAPlayer, ServiceError, from_engine_error
 from games.faults import fault_point, fault_point_on_commit
 from games.models import (
     Match,
@@ -92,48 +92,60 @@ def orders_submit(
     with transaction.atomic():
         match = Match.objects.select_for_update().defer("initial_state", "record").get(pk=match_id)
         fault_point("submit_locked")
-        seat = Seat.objects.filter(match=match, user=user).first()
+        # By pk, not the models' ordering (match, then number), which joins the match.
+        seat = Seat.objects.filter(match=match, user=user).order_by("pk").first()
         if seat is None:
             raise NotAPlayer("not_a_player", "You do not play in this match.")
         orders = {"seat": seat.number, "turn": turn, "actions": actions}
-        existing = Orders.objects.filter(match=match, turn_number=turn).first()
-        if (
-            existing is not None
-            and existing.seat == seat.number
-            and existing.submitted_by_id == user.pk
-            and existing.orders == orders
-        ):
-            return existing  # the same post again (the clock's or a bot's pass is not)
+        refusal = _refusal(match, orders)
+        if refusal is None:
+            try:
+                row = orders_accept(
+                    match=match,
+                    number=turn,
+                    seat=seat.number,
+                    orders=orders,
+                    source=Orders.Source.PLAYER,
+                    user=user,
+                    now=timezone.now(),
+                )
+            except Conflict as taken:
+                refusal = taken
+            else:
+                # A player who submits is back: the clock's count restarts, a stand-in
+                # leaves. (The seat was read under the match lock: nothing changed it.)
+                if seat.missed_in_row or seat.standin_bot or seat.api != api:
+                    Seat.objects.filter(pk=seat.pk).update(missed_in_row=0, standin_bot="", api=api)
+                return row
+        # Refused, unless this turn's orders were accepted already: the same post
+        # again answers as the first one did; other orders from this seat conflict.
+        # (Looked up only here: a turn that was claimed just now has no orders yet.)
+        existing = Orders.objects.filter(match=match, turn_number=turn).order_by("pk").first()
         if existing is not None and existing.seat == seat.number:
+            if existing.submitted_by_id == user.pk and existing.orders == orders:
+                return existing  # the clock's or a bot's pass is never "the same post"
             raise Conflict(
                 "already_submitted", "Different orders for this turn were already accepted."
             )
-        if match.status == Match.Status.OPEN:
-            raise Conflict("not_started", "The match has not started yet.")
-        if match.status == Match.Status.PAUSED:
-            raise Conflict("match_paused", "The match is paused; send your orders when it resumes.")
-        if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
-            raise Conflict("match_over", "The match is over.")
-        try:
-            engine.validate(match.state, orders)
-        except engine.EngineError as error:
-            raise from_engine_error(error) from error
-        if existing is not None:
-            raise Conflict(
-                "already_submitted", "Different orders for this turn were already accepted."
-            )
-        row = orders_accept(
-            match=match,
-            number=turn,
-            seat=seat.number,
-            orders=orders,
-            source=Orders.Source.PLAYER,
-            user=user,
-            now=timezone.now(),
-        )
-        # A player who submits is back: the clock's count restarts, a stand-in leaves.
-        Seat.objects.filter(pk=seat.pk).update(missed_in_row=0, standin_bot="", api=api)
-        return row
+        raise refusal
+
+
+def _refusal(match: Match, orders: dict[str, Any]) -> ServiceError | None:
+    """Why these orders cannot be accepted now (the match's status, then the
+    engine's verdict on them), or None."""
+    if match.status == Match.Status.OPEN:
+        return Conflict("not_started", "The match has not started yet.")
+    if match.status == Match.Status.PAUSED:
+        return Conflict("match_paused", "The match is paused; send your orders when it resumes.")
+    if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+        return Conflict("match_over", "The match is over.")
+    try:
+        engine.validate(match.state, orders)
+    except engine.EngineError as error:
+        refused = from_engine_error(error)
+        refused.__cause__ = error
+        return refused
+    return None
 
 
 def turn_resolve(*, match_id: int, number: int) -> Resolution | None:

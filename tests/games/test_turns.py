@@ -251,14 +251,15 @@ def test_the_turn_path_makes_a_fixed_small_number_of_queries(
 ):
     """Every query on the path from accepted orders to the next player's turn costs
     the turn latency about a millisecond (README "Benchmarks"); none may creep in.
-    Submitting: lock, seat, earlier orders, claim, store, seat reset. Resolving:
+    Submitting: lock, seat, claim, store (earlier orders are looked up only for a
+    refusal, the seat reset only when there is something to reset). Resolving:
     lock, claim, orders, resolution, next turn, match, seat with its user and
     settings, the email row. The counts include the test's savepoints (two for
     each, and two more around the email row)."""
     for _ in range(3):  # and no more at a later turn
         match = Match.objects.get(pk=running_match.pk)
         user = player if match.to_move == 1 else opponent
-        with django_assert_max_num_queries(8):
+        with django_assert_max_num_queries(6):
             services.orders_submit(match_id=match.pk, user=user, turn=match.turn_number, actions=[])
         with django_assert_max_num_queries(12):
             assert services.turn_resolve(match_id=match.pk, number=match.turn_number)
