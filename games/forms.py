@@ -8,6 +8,8 @@ from typing import Any
 from django import forms
 
 import engine
+from engine.helium3 import orders as helium3_orders
+from engine.helium3.board import DIRECTIONS as ENGINE_DIRECTIONS
 from games.models import NotificationKind
 
 DEADLINE_PRESETS = [
@@ -21,17 +23,8 @@ DEADLINE_PRESETS = [
     (2 * 24 * 3600, "2 days"),
     (3 * 24 * 3600, "3 days"),
 ]
-DIRECTIONS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
-ACTION_TYPES = [
-    "move",
-    "mine",
-    "arm_missile",
-    "arm_laser",
-    "shield",
-    "fire_missile",
-    "fire_laser",
-    "kamikaze",
-]
+DIRECTIONS = list(ENGINE_DIRECTIONS)
+ACTION_TYPES = list(helium3_orders.ACTION_TYPES)
 MAX_ACTIONS = 2
 
 

@@ -11,6 +11,7 @@ from ninja import Schema
 from pydantic import BeforeValidator, ConfigDict, Field
 
 import engine
+from engine.helium3 import orders as helium3_orders
 from games.models import TURN_SECONDS_MAX, TURN_SECONDS_MIN
 from games.services.matches import LENGTH_MS_MAX, LENGTH_MS_MIN
 
@@ -185,16 +186,7 @@ ORDERS_BODY: dict[str, Any] = {
                                 "robot": {"type": "string", "description": 'Such as "1-2".'},
                                 "type": {
                                     "type": "string",
-                                    "enum": [
-                                        "move",
-                                        "mine",
-                                        "arm_missile",
-                                        "arm_laser",
-                                        "shield",
-                                        "fire_missile",
-                                        "fire_laser",
-                                        "kamikaze",
-                                    ],
+                                    "enum": list(helium3_orders.ACTION_TYPES),
                                 },
                                 "to": _CELL,
                                 "path": {"type": "array", "items": _CELL, "maxItems": 6},
