@@ -338,23 +338,17 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """The link in every email. Opening it (GET) changes nothing, as link-checking
-    mail filters open links too: it asks, with a button. The button's POST, or a
-    mail client's RFC 8058 one-click POST, switches that kind of email off; that is
-    idempotent and undone on the settings page."""
+    """One click from an email switches that kind of email off.
+
+    Switching a kind off is idempotent and undone on the settings page, so a
+    plain GET may do it; the page says what happened and links to the settings.
+    """
     try:
-        if request.method == "POST":
-            user, kind = services.notification_unsubscribe(token=token)
-        else:
-            user, kind = services.unsubscribe_token_read(token=token)
+        user, kind = services.notification_unsubscribe(token=token)
     except ServiceError as error:
         return _refused(request, error)
     return render(
         request,
         "games/unsubscribed.html",
-        {
-            "kind_label": NotificationKind(kind).label,
-            "unsubscribed_user": user,
-            "done": request.method == "POST",
-        },
+        {"kind_label": NotificationKind(kind).label, "unsubscribed_user": user},
     )

@@ -27,7 +27,6 @@ from games.services.notifications import (
     notification_unsubscribe,
     notify,
     unsubscribe_token,
-    unsubscribe_token_read,
 )
 from games.services.turns import orders_submit, turn_resolve
 
@@ -54,5 +53,4 @@ __all__ = [
     "turn_pass_on_deadline",
     "turn_resolve",
     "unsubscribe_token",
-    "unsubscribe_token_read",
 ]

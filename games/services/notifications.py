@@ -132,8 +132,8 @@ def unsubscribe_token(*, user: User, kind: str) -> str:
     return signing.dumps({"u": user.pk, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
 
 
-def unsubscribe_token_read(*, token: str) -> tuple[User, str]:
-    """The user and the kind a signed unsubscribe token names; changes nothing."""
+def notification_unsubscribe(*, token: str) -> tuple[User, str]:
+    """Switch off the kind named in a signed unsubscribe token."""
     try:
         data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
         user_id, kind = data["u"], data["k"]
@@ -144,11 +144,5 @@ def unsubscribe_token_read(*, token: str) -> tuple[User, str]:
     user = get_user_model().objects.filter(pk=user_id).first()
     if user is None:
         raise ServiceError("bad_token", "This unsubscribe link is not valid.")
-    return user, kind
-
-
-def notification_unsubscribe(*, token: str) -> tuple[User, str]:
-    """Switch off the kind named in a signed unsubscribe token."""
-    user, kind = unsubscribe_token_read(token=token)
     notification_settings_update(user=user, **{kind: False})
     return user, kind
