@@ -110,6 +110,38 @@ def test_every_url_and_method_of_a_running_match_answers_each_role_as_it_should(
     assert Match.objects.get(pk=started.pk).state == state_before
 
 
+# The live-watching URLs of a running public match (movie: turn 0, played).
+WATCHING_CASES = [
+    ("match-poll", [], {"player": 200, "opponent": 200, "spectator": 200, "outsider": 200}),
+    ("match-history", [], {"player": 302, "opponent": 302, "spectator": 302, "outsider": 302}),
+    ("match-turn-movie", [0], {"player": 200, "opponent": 200, "spectator": 200, "outsider": 200}),
+    # Hints are for the player on the move (409 for the other, 403 for the rest).
+    ("match-hints", [], {"player": 200, "opponent": 409, "spectator": 403, "outsider": 302}),
+    ("match-replay-page", [], {"player": 404, "opponent": 404, "spectator": 404, "outsider": 404}),
+]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("name", "extra", "expected"), WATCHING_CASES)
+def test_every_watching_url_of_a_running_match_answers_each_role_as_it_should(
+    started, users, player, opponent, role, name, extra, expected
+):
+    match = _played_one_turn(started, player, opponent)  # seat 1 to move again
+    assert match.to_move == 1
+    state_before = match.state
+    for method in ("GET", "POST"):
+        response = _request(
+            _client(role, users), method, reverse(f"games:{name}", args=[match.pk, *extra])
+        )
+        if method == "POST":  # read-only URLs: a POST is refused (or sent to log in)
+            assert response.status_code in (302, 403, 405), response.status_code
+            continue
+        assert response.status_code == expected[role]
+        if response.status_code == 302 and role == "outsider" and name == "match-hints":
+            assert response["Location"].startswith(LOGIN)
+    assert Match.objects.get(pk=match.pk).state == state_before
+
+
 WAITING_CASES = [
     ("match-detail", "GET", {"player": 200, "opponent": 200, "spectator": 200, "outsider": 200}),
     ("match-orders", "POST", {"player": 409, "opponent": 409, "spectator": 403, "outsider": 302}),
