@@ -16,7 +16,7 @@ $(BIN)/python:
 venv: $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 
-# ruff, mypy (strict on the engine, django-stubs on the site), then every test (engine and site). With DATABASE_URL and
+# ruff (lint and format), mypy (strict on the engine, django-stubs on the site), then every test (engine and site). With DATABASE_URL and
 # CELERY_BROKER_URL set (CI) the site tests run on PostgreSQL and Redis. The fault tests
 # (tests/faults, marker `faults`) come last and alone: they kill and restart their own
 # PostgreSQL, Redis, web and worker processes (README "Faults and bad input").
@@ -24,6 +24,7 @@ venv: $(BIN)/python
 # Chromium, a live server and one Celery worker of their own.
 test: venv
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy engine
 	$(BIN)/mypy games helium3_site
 	$(BIN)/pytest tests -m "not faults" --ignore=tests/browser
