@@ -86,6 +86,36 @@ def test_the_email_address_and_password_pages_are_there_for_a_signed_in_user(pla
     assert client.get(reverse("account_change_password")).status_code == 200
 
 
+def test_a_player_changes_their_email_address_through_a_verified_new_one(player, mailoutbox):
+    client = client_for(player)
+    client.post(reverse("account_email"), {"action_add": "", "email": "new@example.org"})
+    new = EmailAddress.objects.get(user=player, email="new@example.org")
+    assert not new.verified and mailoutbox[-1].to == ["new@example.org"]
+    link = re.search(r"http://testserver(/accounts/confirm-email/\S+/)", mailoutbox[-1].body)
+    client.post(link.group(1))
+    client.post(reverse("account_email"), {"action_primary": "", "email": "new@example.org"})
+    player.refresh_from_db()
+    assert player.email == "new@example.org"  # where the game's emails go from now on
+    assert EmailAddress.objects.get(user=player, primary=True).email == "new@example.org"
+
+
+def test_a_player_changes_their_password_and_logs_in_with_the_new_one(player):
+    client = client_for(player)
+    client.post(
+        reverse("account_change_password"),
+        {"oldpassword": PASSWORD, "password1": "moon dust 2026!", "password2": "moon dust 2026!"},
+    )
+    player.refresh_from_db()
+    assert player.check_password("moon dust 2026!")
+    fresh = Client()
+    login = fresh.post(reverse("account_login"), {"login": player.username, "password": PASSWORD})
+    assert login.status_code == 200  # the old one is refused: the form again
+    login = fresh.post(
+        reverse("account_login"), {"login": player.username, "password": "moon dust 2026!"}
+    )
+    assert login.status_code == 302
+
+
 def test_notification_settings_switch_kinds_on_and_off(player):
     client = client_for(player)
     page = client.get(reverse("games:notification-settings"))
