@@ -94,10 +94,26 @@ def test_postgres_restarted_under_load_loses_no_accepted_orders_and_nothing_rest
     assert all(down - 1.0 <= s.answer.at <= up + RECOVERY for s in failed), [
         (s.answer.status, round(s.answer.at - up, 1), s.answer.error) for s in failed
     ]
-    # The same processes carry on: every match moved on after the restart.
+    # The same processes carry on: every match moved on after the restart (or ended:
+    # a random bot's kamikazes can finish a short battle within the test).
     for match in matches:
         after = [s for s in accepted if s.match_id == match.pk and s.answer.at > up + RECOVERY]
-        assert len(after) >= 2, f"match {match.pk} made no progress after the restart"
+        match.refresh_from_db()
+        if len(after) < 2 and match.status != Match.Status.FINISHED:
+            turns = list(
+                Turn.objects.filter(match=match)
+                .order_by("-number")
+                .values_list("number", "seat", "status", "accepted_at", "resolved_at")[:4]
+            )
+            seen = [
+                (s.turn, s.answer.status, round(s.answer.at - up, 2), s.answer.error[:80])
+                for s in log
+                if s.match_id == match.pk and s.answer.at > up - 1
+            ]
+            raise AssertionError(
+                f"match {match.pk} made no progress after the restart: latest turns {turns}; "
+                f"its player's requests since the restart {seen[:20]}"
+            )
     assert web.alive() and beat.alive() and all(w.alive() for w in workers)
 
     def waiting_for_players() -> bool:  # or over: a short battle may end within the test
