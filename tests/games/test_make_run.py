@@ -17,14 +17,15 @@ import shutil
 import signal
 import socket
 import subprocess
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from site_support import wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -63,14 +64,12 @@ class Browser:
             return answer.status, answer.geturl(), answer.read().decode()
 
 
-def wait_for(predicate, seconds: float, what: str, log: Path):  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.25)
-    raise AssertionError(f"{what} within {seconds:.0f}s; make run said:\n{log.read_text()[-4000:]}")
+def wait_logged(predicate: Callable[[], Any], seconds: float, what: str, log: Path) -> Any:
+    """site_support.wait_for, with the end of make run's output when it times out."""
+    try:
+        return wait_for(predicate, seconds, what)
+    except AssertionError as error:
+        raise AssertionError(f"{error}; make run said:\n{log.read_text()[-4000:]}") from None
 
 
 @pytest.fixture
@@ -112,7 +111,7 @@ def site(tmp_path: Path) -> Iterator[tuple[str, Path]]:
                 assert process.poll() is None, log.read_text()[-4000:]
                 return False
 
-        wait_for(up, 120, "the web server answering /healthz", log)
+        wait_logged(up, 120, "the web server answering /healthz", log)
         yield base, log
     finally:
         for sig, grace in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
@@ -159,9 +158,9 @@ def test_make_run_serves_the_embedded_site_with_a_real_worker_and_clock(
         found = TURN.search(browser.get(detail)[2])
         return int(found.group(1)) if found and int(found.group(1)) > turn else None
 
-    assert wait_for(my_move_again, 60, "the bots' turns resolved by the worker", log) == turn + 4
+    assert wait_logged(my_move_again, 60, "the bots' turns resolved by the worker", log) == turn + 4
     # Celery beat sends the clock sweep (every 2 s here) and the worker runs it.
-    wait_for(
+    wait_logged(
         lambda: re.search(r"clock_sweep_task\[[^\]]+\] succeeded", log.read_text()),
         30,
         "a clock sweep run",
