@@ -90,4 +90,26 @@ def test_two_robots_planned_on_the_board_a_past_turn_replayed_and_the_speed_kept
     # The speed is the browser's choice: it stays for the next visit.
     page.reload()
     expect(page.get_by_label("Speed")).to_have_value("2")
+
+    # On a phone the board fits the screen's width: no sideways scrolling, and a
+    # robot can still be picked on it.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()
+    widths = page.evaluate(
+        "() => [document.documentElement.scrollWidth, window.innerWidth,"
+        " document.querySelector('#board-wrap svg.board').getBoundingClientRect().right]"
+    )
+    wide = page.evaluate(
+        "() => [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)"
+        ".slice(0, 8).map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"
+    )
+    assert widths[0] <= widths[1] and widths[2] <= widths[1], (widths, wide)
+    robot(page, "1-3").click()
+    expect(page.get_by_role("button", name="Move (6)")).to_be_visible()
+    for path in ("/", "/archive/", "/settings/notifications/", "/settings/tokens/"):
+        page.goto(live_server.url + path)
+        scroll, inner = page.evaluate(
+            "() => [document.documentElement.scrollWidth, window.innerWidth]"
+        )
+        assert scroll <= inner, (path, scroll, inner)
     assert not errors, errors
