@@ -12,6 +12,9 @@ from __future__ import annotations
 import copy
 import functools
 import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -202,3 +205,22 @@ def arm(robot_id: str, weapon: str, *to: int) -> Action:
     if to:
         action["to"] = list(to)
     return action
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def engine_cli(
+    *args: str, stdin: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """`python -m engine ARGS` in a fresh process from the repository's root, as a
+    bot author runs it (test_cli.py has its own, for byte-level input)."""
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        input=stdin,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=timeout,
+    )

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
+
+from helpers import engine_cli
 
 from engine import bench
 from engine.helium3 import api
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_recorded_matches_re_resolve_to_the_same_final_state() -> None:
@@ -23,14 +20,7 @@ def test_recorded_matches_re_resolve_to_the_same_final_state() -> None:
 
 
 def test_the_bench_command_prints_one_json_object_with_its_figures() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "bench", "--runs", "1", "--matches", "2"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    done = engine_cli("bench", "--runs", "1", "--matches", "2", timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 1
@@ -44,13 +34,6 @@ def test_the_bench_command_prints_one_json_object_with_its_figures() -> None:
 
 
 def test_the_bench_command_refuses_zero_runs_with_a_json_error() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "bench", "--runs", "0"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = engine_cli("bench", "--runs", "0")
     assert done.returncode == 1
     assert json.loads(done.stdout)["error"]["code"] == "bad_shape"

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import bot, scene
+from helpers import bot, engine_cli, scene
 
 import engine
 from engine import tournament
@@ -25,7 +22,6 @@ from engine.helium3.bots import plan
 from engine.helium3.orders import Orders
 from engine.helium3.state import State
 
-ROOT = Path(__file__).resolve().parents[2]
 PLANNERS = ["miner", "fighter"]
 LINEUPS = [
     ["fighter", "miner", "random", "fighter"],
@@ -403,14 +399,7 @@ def test_the_tournament_rotates_seats_and_counts_every_seat() -> None:
 
 
 def test_the_tournament_command_prints_the_table() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "tournament", "--matches", "2", "--seed-base", "5"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    done = engine_cli("tournament", "--matches", "2", "--seed-base", "5")
     assert done.returncode == 0, done.stdout + done.stderr
     assert (
         done.stdout.count("| bot | seats | wins | win % | mean money | mean turns per player |")
@@ -421,13 +410,6 @@ def test_the_tournament_command_prints_the_table() -> None:
 
 
 def test_the_tournament_command_refuses_an_unknown_bot_with_a_json_error() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "tournament", "--best", "nobody"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = engine_cli("tournament", "--best", "nobody")
     assert done.returncode == 1
     assert json.loads(done.stdout)["error"]["code"] == "bad_shape"

@@ -10,8 +10,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -19,6 +17,7 @@ from helpers import (
     act,
     arm,
     bot,
+    engine_cli,
     fire_laser,
     fire_missile,
     kamikaze,
@@ -195,13 +194,7 @@ def test_a_view_for_a_seat_not_in_the_match_is_refused() -> None:
 def test_the_command_line_view_is_the_engines_view() -> None:
     state = shielded_scene()
     for seat, flag in ((2, "2"), (None, "0")):
-        done = subprocess.run(
-            [sys.executable, "-m", "engine", "view", "--seat", flag],
-            input=json.dumps(state),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        done = engine_cli("view", "--seat", flag, stdin=json.dumps(state))
         assert done.returncode == 0, done.stdout
         assert json.loads(done.stdout) == engine.view(state, seat)
 
@@ -210,13 +203,7 @@ def test_the_command_line_view_is_the_engines_view() -> None:
 def test_the_command_line_apply_as_a_seat_gives_its_view_and_its_copy(flag: str) -> None:
     state = timeline_scene()
     orders = {"seat": 1, "turn": 4, "actions": [shield("1-1", 8, 7, deflect="SW")]}
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "apply", "--as", flag],
-        input=json.dumps({"state": state, "orders": orders}),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = engine_cli("apply", "--as", flag, stdin=json.dumps({"state": state, "orders": orders}))
     assert done.returncode == 0, done.stdout
     seat = int(flag) or None
     applied = engine.apply(state, orders)

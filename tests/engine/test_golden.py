@@ -15,12 +15,12 @@ import hashlib
 import json
 import re
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import engine_cli
 
 import engine
 from engine.errors import CODES
@@ -71,14 +71,7 @@ def digest(state: Json) -> str:
 
 
 def replay(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "engine", "replay", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    return engine_cli("replay", str(path))
 
 
 def test_every_fixture_in_golden_is_pinned_here() -> None:
