@@ -20,6 +20,7 @@ DELTAS: dict[str, tuple[int, int]] = {
 DIRECTION_OF: dict[tuple[int, int], str] = {d: name for name, d in DELTAS.items()}
 DIRECTION_INDEX: dict[str, int] = {name: i for i, name in enumerate(DIRECTIONS)}
 _STEPS: tuple[tuple[str, int, int], ...] = tuple((n, ex, ey) for n, (ex, ey) in DELTAS.items())
+_DELTA_XY: tuple[tuple[int, int], ...] = tuple(DELTAS.values())
 _SQRT2 = math.sqrt(2.0)
 
 
@@ -62,25 +63,36 @@ def free_distances(
     """Breadth-first distances to `dest` over free cells, up to `start`'s level.
 
     Cells are indexes `y * width + x`. Returns None when `start` is not reached within
-    `limit` steps. Every cell closer to `dest` than `start` is has its final distance.
+    `limit` steps. A cell that cannot lie on a free path of at most `limit` steps
+    (its distance plus its Chebyshev distance to `start` exceeds `limit`) is not
+    explored; every cell on a shortest free path has its exact distance, which is all
+    `shortest_path` reads.
     """
+    sy, sx = divmod(start, width)
     dist = {dest: 0}
     frontier = deque((dest,))
+    pop, push = frontier.popleft, frontier.append
     while frontier:
-        cell = frontier.popleft()
+        cell = pop()
         d = dist[cell]
         if d >= limit:
             break
-        cx, cy = cell % width, cell // width
-        for ex, ey in DELTAS.values():
+        cy, cx = divmod(cell, width)
+        step = d + 1
+        budget = limit - step  # how far from `start` a next cell may be
+        for ex, ey in _DELTA_XY:
             nx, ny = cx + ex, cy + ey
-            if 0 <= nx < width and 0 <= ny < height:
-                n = ny * width + nx
-                if n not in dist and (n == start or n not in blocked):
-                    dist[n] = d + 1
-                    if n == start:
-                        return dist
-                    frontier.append(n)
+            if not (0 <= nx < width and 0 <= ny < height):
+                continue
+            ax, ay = nx - sx, ny - sy
+            if (ax if ax >= 0 else -ax) > budget or (ay if ay >= 0 else -ay) > budget:
+                continue
+            n = ny * width + nx
+            if n not in dist and (n == start or n not in blocked):
+                dist[n] = step
+                if n == start:
+                    return dist
+                push(n)
     return None
 
 
