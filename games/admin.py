@@ -124,6 +124,7 @@ def _run(modeladmin: MatchAdmin, request: HttpRequest, queryset: QuerySet[Match]
 class MatchAdmin(admin.ModelAdmin):
     list_display = (
         "id",
+        "title",
         "status",
         "seat_count",
         "turn_number",
@@ -133,7 +134,7 @@ class MatchAdmin(admin.ModelAdmin):
         "finished_at",
     )
     list_filter = ("status", "seat_count", StaleTurnFilter)
-    search_fields = ("id", "seats__user__username", "seats__user__email")
+    search_fields = ("id", "title", "seats__user__username", "seats__user__email")
     inlines = [SeatInline, TurnInline]
     action_form = MatchActionForm
     actions = ["pause", "resume", "pass_current_turn", "replace_seat_with_bot", "abort"]

@@ -37,7 +37,8 @@ def render_notification(row: Notification) -> EmailMultiAlternatives:
         ),
     }
     base = f"games/email/{row.kind}"
-    subject = render_to_string(f"{base}_subject.txt", context).strip().replace("\n", " ")
+    # One line whatever the template or the data holds: a header never takes a break.
+    subject = " ".join(render_to_string(f"{base}_subject.txt", context).split())
     text = render_to_string(f"{base}.txt", context)
     html = render_to_string(f"{base}.html", context)
     message = EmailMultiAlternatives(

@@ -10,7 +10,7 @@ from django import forms
 import engine
 from engine.helium3 import orders as helium3_orders
 from engine.helium3.board import DIRECTIONS as ENGINE_DIRECTIONS
-from games.models import NotificationKind
+from games.models import TITLE_MAX, NotificationKind
 
 DEADLINE_PRESETS = [
     (60, "1 minute"),
@@ -33,6 +33,12 @@ def _bot_choices(open_label: str) -> list[tuple[str, str]]:
 
 
 class MatchCreateForm(forms.Form):
+    title = forms.CharField(
+        label="Title",
+        required=False,
+        max_length=TITLE_MAX,
+        help_text="Optional: a name for the match, shown in the lobby and in emails.",
+    )
     seat_count = forms.TypedChoiceField(
         label="Seats", choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=4
     )

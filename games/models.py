@@ -17,6 +17,9 @@ TURN_SECONDS_MIN = 60
 TURN_SECONDS_MAX = 3 * 24 * 3600
 
 
+TITLE_MAX = 80
+
+
 class Match(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", "Waiting for players"
@@ -51,6 +54,8 @@ class Match(models.Model):
     # Public: anyone may watch it live (the spectator's view) and find it in the
     # archive. Private: only its players and staff see it once it has started.
     public = models.BooleanField(default=True)
+    # The creator's name for it (optional, one line: services.match_title_clean).
+    title = models.CharField(max_length=TITLE_MAX, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at"]

@@ -113,6 +113,7 @@ def match_create(request: HttpRequest) -> HttpResponse:
                 length_ms=form.cleaned_data["length_ms"],
                 bots=form.bots(),
                 public=form.cleaned_data["public"],
+                title=form.cleaned_data["title"],
             )
         except ServiceError as error:
             form.add_error(None, error.message)

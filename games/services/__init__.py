@@ -16,6 +16,7 @@ from games.services.clock import SweepReport, clock_sweep, deadline_warn, turn_p
 from games.services.matches import (
     match_create,
     match_play_now,
+    match_title_clean,
     seat_join,
     seat_leave,
     seat_numbers,
@@ -36,6 +37,7 @@ __all__ = [
     "deadline_warn",
     "match_abort",
     "match_create",
+    "match_title_clean",
     "match_pause",
     "match_play_now",
     "match_resume",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -12,7 +13,14 @@ from django.utils import timezone
 
 import engine
 from games.errors import Conflict, NotAPlayer, ServiceError
-from games.models import TURN_SECONDS_MAX, TURN_SECONDS_MIN, Match, NotificationKind, Seat
+from games.models import (
+    TITLE_MAX,
+    TURN_SECONDS_MAX,
+    TURN_SECONDS_MIN,
+    Match,
+    NotificationKind,
+    Seat,
+)
 from games.services.notifications import notify
 from games.services.turns import turn_begin
 
@@ -28,6 +36,16 @@ def seat_numbers(seat_count: int, ruleset: str = "helium3") -> list[int]:
     return [int(player["seat"]) for player in state["players"]]
 
 
+def match_title_clean(raw: str) -> str:
+    """A match title as stored: one line (every run of white space, line breaks
+    included, becomes one space), no other control characters, at most TITLE_MAX
+    characters. Markup is kept as typed: pages and emails escape it."""
+    text = "".join(ch for ch in " ".join(raw.split()) if unicodedata.category(ch) != "Cc")
+    if len(text) > TITLE_MAX:
+        raise ServiceError("bad_title", f"A match title has at most {TITLE_MAX} characters.")
+    return text
+
+
 def match_create(
     *,
     creator: User,
@@ -37,6 +55,7 @@ def match_create(
     bots: Sequence[str] = (),
     public: bool = True,
     api: bool = False,
+    title: str = "",
 ) -> Match:
     """A new match, with the creator in the first seat.
 
@@ -45,6 +64,7 @@ def match_create(
     The match starts at once when no seat is left open. `public`: anyone may watch
     it; `api`: the creator's seat is driven through the bot API (no emails).
     """
+    title = match_title_clean(title)
     if not 2 <= seat_count <= 4:
         raise ServiceError("bad_seats", "A match has 2, 3 or 4 seats.")
     if not TURN_SECONDS_MIN <= turn_seconds <= TURN_SECONDS_MAX:
@@ -67,6 +87,7 @@ def match_create(
             turn_seconds=turn_seconds,
             length_ms=length_ms,
             public=public,
+            title=title,
         )
         if watch_only:
             bot_for = list(bots)

@@ -1,7 +1,7 @@
 """Hostile names (markup, script, CRLF, already-escaped text): refused at sign-up,
 and where one got past validation anyway (an old row, a raw import) escaped on every
-page and in every email that shows it, and never in an email header. Usernames are
-the names here: matches have no title."""
+page and in every email that shows it, and never in an email header. Match titles
+with the same payloads are stored on one line and escaped the same way."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from django.urls import reverse
 from site_support import client_for, drain
 
 from games import services
+from games.errors import ServiceError
 from games.models import Match
 
 # Without "/": a username with one cannot be put in a /players/NAME/ link (sign-up and
@@ -142,3 +143,85 @@ def test_an_email_address_with_a_line_break_never_becomes_a_header(db, mailoutbo
     assert mailoutbox == []
     row.refresh_from_db()
     assert row.status == Notification.Status.PENDING and row.sent_at is None
+
+
+HOSTILE_TITLES = [
+    '<script>alert("title")</script>',
+    '"><img src=x onerror=alert(1)>',
+    "Moon\r\nBcc: victim@example.org",
+    "&lt;b&gt;already escaped",
+]
+
+
+@pytest.mark.parametrize(
+    ("raw", "stored"),
+    [
+        ("Moon\r\nBcc: victim@example.org", "Moon Bcc: victim@example.org"),
+        ("  tabs\tand\nbreaks\r\n ", "tabs and breaks"),
+        ("bell\x07 and nul\x00", "bell and nul"),
+        ('<script>alert("t")</script>', '<script>alert("t")</script>'),  # escaped when shown
+    ],
+)
+def test_a_match_title_is_stored_on_one_line_without_control_characters(raw, stored):
+    assert services.match_title_clean(raw) == stored
+
+
+def test_a_too_long_title_is_refused_by_the_form_and_creates_nothing(player):
+    client = client_for(player)
+    data = {"seat_count": 2, "turn_seconds": 3600, "length_ms": 600_000, "title": "x" * 81}
+    response = client.post(reverse("games:match-create"), data)
+    assert response.status_code == 400 and "at most 80 characters" in response.content.decode()
+    assert not Match.objects.exists()
+    with pytest.raises(ServiceError):
+        services.match_create(creator=player, seat_count=2, title="y" * 81)
+
+
+def test_hostile_match_titles_render_escaped_in_pages_and_emails_and_never_in_a_header(
+    player, mailoutbox
+):
+    from email import message_from_bytes
+
+    from django.utils.html import escape
+
+    client = client_for(player)
+    matches = []
+    for title in HOSTILE_TITLES:
+        data = {"seat_count": 2, "turn_seconds": 3600, "length_ms": 2_000, "title": title}
+        data["seat_2"] = "random"
+        assert client.post(reverse("games:match-create"), data).status_code == 302
+        matches.append(Match.objects.get(title=services.match_title_clean(title)))
+    titles = [m.title for m in matches]
+    assert "\r" not in "".join(titles) and "\n" not in "".join(titles)
+    pages = {"lobby": client.get(reverse("games:lobby")).content.decode()}
+    for match in matches:
+        pages[f"match {match.pk}"] = client.get(f"/matches/{match.pk}/").content.decode()
+        assert_escaped(pages[f"match {match.pk}"], [match.title], f"match {match.pk}")
+    assert_escaped(pages["lobby"], titles, "lobby")
+    # Played to the end: the archive, the replay page and the match-over emails.
+    for match in matches:
+        for _ in range(20):
+            match.refresh_from_db()
+            if match.status == Match.Status.FINISHED:
+                break
+            services.orders_submit(
+                match_id=match.pk, user=player, turn=match.turn_number, actions=[]
+            )
+            drain(match)
+        assert match.status == Match.Status.FINISHED
+        replay = client.get(reverse("games:match-replay-page", args=[match.pk])).content.decode()
+        assert_escaped(replay, [match.title], f"replay {match.pk}")
+    archive = client.get(reverse("games:archive")).content.decode()
+    assert_escaped(archive, titles, "archive")
+    drain()
+    assert mailoutbox
+    for message in mailoutbox:
+        match = next(m for m in matches if f"match {m.pk}" in message.subject.lower())
+        parsed = message_from_bytes(message.message().as_bytes())
+        assert set(parsed.keys()) <= EMAIL_HEADERS, set(parsed.keys()) - EMAIL_HEADERS
+        assert "Bcc" not in parsed and parsed.get_all("To") == [player.email]
+        assert "\r" not in message.subject and "\n" not in message.subject
+        assert match.title in message.subject  # one line, as stored
+        html = message.alternatives[0][0]
+        assert escape(match.title) in html
+        assert match.title not in html or match.title == escape(match.title)
+        assert f'"{match.title}"' in message.body  # plain text: as it is
