@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from browser_support import settle_board
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -69,11 +70,7 @@ def test_two_robots_planned_on_the_board_a_past_turn_replayed_and_the_speed_kept
 
     # The bot's turn plays out; then both robots stand where they were sent.
     expect(page.get_by_text("your move")).to_be_visible(timeout=30_000)
-    skip = page.get_by_role("button", name="Skip")
-    for _ in range(10):
-        if not skip.is_enabled():
-            break
-        skip.click()
+    settle_board(page)
     expect(robot(page, "1-5")).to_have_attribute("data-x", str(first[0]))
     expect(robot(page, "1-5")).to_have_attribute("data-y", str(first[1]))
     expect(robot(page, "1-4")).to_have_attribute("data-x", str(second[0]))

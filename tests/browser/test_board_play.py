@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import settle_board
 from django.core import mail
 from playwright.sync_api import Page, expect
 
@@ -94,12 +95,8 @@ def wait_for_my_move_or_end(page: Page) -> bool:
     mine = page.get_by_text("your move")
     over = page.get_by_text("The match is over.")
     expect(mine.or_(over).first).to_be_visible(timeout=60_000)
-    skip = page.get_by_role("button", name="Skip")
-    for _ in range(10):
-        if not skip.is_enabled():
-            break
-        skip.click()
-    expect(skip).to_be_disabled()
+    settle_board(page)
+    expect(page.get_by_role("button", name="Skip")).to_be_disabled()
     return not over.is_visible()
 
 

@@ -38,6 +38,14 @@ def finished_match_with_a_shield() -> Match:
     raise AssertionError("the match did not finish")
 
 
+PAUSE_IF_PLAYING = """() => {
+  const play = document.querySelector('#play');
+  if (play.textContent !== 'Pause') return null;
+  play.click();
+  return +document.querySelector('#scrub').value;
+}"""
+
+
 def robot(page: Page, robot_id: str) -> Any:
     return page.locator(f'svg.board g.rb[data-id="{robot_id}"]')
 
@@ -84,8 +92,10 @@ def test_an_anonymous_visitor_steps_scrubs_and_plays_a_replay_with_every_shield(
     page.get_by_role("button", name="Play").click()
     expect(page.get_by_role("button", name="Pause")).to_be_visible()
     page.wait_for_function("() => +document.querySelector('#scrub').value > 2000")
-    page.get_by_role("button", name="Pause").click()
-    paused = int(scrub.input_value())
+    # Pause in one step inside the page: at 16x the replay could end between a
+    # check that "Pause" shows and a click that waits for it.
+    paused = page.evaluate(PAUSE_IF_PLAYING)
+    assert paused is not None, "the replay ended before it could be paused"
     page.wait_for_timeout(300)
     assert int(scrub.input_value()) == paused
     assert not errors, errors
