@@ -1,12 +1,15 @@
 from django.urls import path
 
-from games import views, views_archive, views_board, views_tokens
+from games import views, views_archive, views_board, views_home, views_tokens
+from games.guests.views import guest_signup
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("healthz", views.healthz, name="healthz"),
+    path("rules/", views_home.rules, name="rules"),
+    path("guest/signup/", guest_signup, name="guest-signup"),
     path("matches/new/", views.match_create, name="match-create"),
     path("matches/play-now/", views.match_play_now, name="match-play-now"),
     path("matches/<int:match_id>/", views.match_detail, name="match-detail"),

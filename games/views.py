@@ -22,7 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services, viewers
+from games import selectors, services, viewers, views_home
 from games.board_orders import action_rows
 from games.errors import ServiceError
 from games.forms import MatchCreateForm, NotificationSettingsForm, OrdersForm
@@ -86,9 +86,11 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@login_required
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby for a signed-in player; the home page for a visitor."""
+    if not request.user.is_authenticated:
+        return views_home.home(request)
     return render(
         request,
         "games/lobby.html",
@@ -123,9 +125,11 @@ def match_create(request: HttpRequest) -> HttpResponse:
     return render(request, "games/match_create.html", {"form": form}, status=status)
 
 
-@login_required
 @require_POST
 def match_play_now(request: HttpRequest) -> HttpResponse:
+    """A match against three bots at once; a visitor plays it as a guest."""
+    if not request.user.is_authenticated:
+        return views_home.guest_play_now(request)
     match = services.match_play_now(user=_user(request))
     return redirect("games:match-detail", match.pk)
 

@@ -105,6 +105,7 @@ INSTALLED_APPS = [
     # The bot API's browsable docs serve their scripts from ninja's static files.
     "ninja",
     "games",
+    "games.guests",
 ]
 
 MIDDLEWARE = [
@@ -208,6 +209,8 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Helium 3] "
+# A guest who signs up becomes the account (games/guests/adapter.py).
+ACCOUNT_ADAPTER = "games.guests.adapter.AccountAdapter"
 
 AXES_FAILURE_LIMIT = _positive_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=_positive_int("AXES_COOLOFF_MINUTES", 30))
@@ -298,7 +301,17 @@ CELERY_BEAT_SCHEDULE = {
         # A sweep that waited longer than its period is pointless: the next one runs.
         "options": {"expires": CLOCK_SWEEP_SECONDS},
     },
+    # Guests nobody claimed within a week go (games/guests/services.py).
+    "guests-cleanup": {"task": "games.guests.tasks.guests_cleanup_task", "schedule": 3600.0},
 }
+# The home page's showcase match: its bots' next move is checked this often (0: off).
+SHOWCASE_STEP_SECONDS = env_float("SHOWCASE_STEP_SECONDS", 2.0, minimum=0)
+if SHOWCASE_STEP_SECONDS:
+    CELERY_BEAT_SCHEDULE["showcase-step"] = {
+        "task": "games.guests.tasks.showcase_step_task",
+        "schedule": SHOWCASE_STEP_SECONDS,
+        "options": {"expires": SHOWCASE_STEP_SECONDS},
+    }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- the game ------------------------------------------------------------------------

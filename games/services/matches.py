@@ -13,6 +13,7 @@ from django.utils import timezone
 
 import engine
 from games.errors import Conflict, NotAPlayer, ServiceError
+from games.guests.selectors import refuse_guest
 from games.models import (
     TITLE_MAX,
     TURN_SECONDS_MAX,
@@ -74,6 +75,8 @@ def match_create(
     watch_only = len(bots) == seat_count and all(bots)
     if len(bots) > seat_count or (len(bots) == seat_count and not watch_only):
         raise ServiceError("bad_bots", "More bots than seats left for them.")
+    if not watch_only and not (len(bots) == seat_count - 1 and all(bots)):
+        refuse_guest(creator)  # a seat left open for another person
     known = set(engine.bot_names())
     for name in bots:
         if name and name not in known:
@@ -138,6 +141,7 @@ def seat_join(*, match_id: int, user: User, api: bool = False) -> Seat:
 
     `api`: the seat is taken through the bot API, so it gets no emails.
     """
+    refuse_guest(user)
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status != Match.Status.OPEN:

@@ -235,13 +235,13 @@ def test_each_page_is_built_from_that_viewers_engine_view(started, users, role):
     assert ("shield NW" in html) == (role == "opponent")
 
 
-def test_the_lobby_and_the_forms_send_an_outsider_to_the_login_page(db):
+def test_the_forms_send_an_outsider_to_the_login_page(db):
+    # The lobby's address is the visitor's home page and "Play now" makes a guest
+    # (tests/games/test_visitor.py, test_guests.py).
     client = Client()
-    for name in ("lobby", "match-create", "notification-settings"):
+    for name in ("match-create", "notification-settings"):
         response = client.get(reverse(f"games:{name}"))
         assert response.status_code == 302 and response["Location"].startswith(LOGIN)
-    response = client.post(reverse("games:match-play-now"))
-    assert response.status_code == 302 and response["Location"].startswith(LOGIN)
     assert not Match.objects.exists()
 
 

@@ -1,0 +1,251 @@
+"""Play as a guest: "Play now" without an account, signing up to keep the match,
+no email, no seat in other people's matches, and the cleanup after a week."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from site_support import client_for, drain
+
+from games import services, views_home
+from games.guests.models import Guest, Showcase
+from games.guests.selectors import GuestsPlayBotsOnly
+from games.guests.services import GUEST_LIFETIME, guest_create, guests_cleanup
+from games.guests.showcase import showcase_current
+from games.models import Match, Notification, Orders, Seat
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+BANNER = "You are playing as a guest"
+PASSWORD = "a long moon password"
+
+
+def _play_as_guest() -> tuple[Client, Match]:
+    client = Client()
+    response = client.post(reverse("games:match-play-now"))
+    assert response.status_code == 302
+    match_id = int(re.search(r"/matches/(\d+)/", response["Location"]).group(1))
+    return client, Match.objects.get(pk=match_id)
+
+
+def _guest_of(match: Match):
+    return Seat.objects.get(match=match, user__isnull=False).user
+
+
+def test_play_now_without_an_account_makes_a_guest_and_a_match_against_three_bots():
+    client, match = _play_as_guest()
+    guest = _guest_of(match)
+    assert Guest.objects.filter(user=guest).exists()
+    assert guest.email == "" and not guest.has_usable_password()
+    assert int(client.session["_auth_user_id"]) == guest.pk
+    seats = list(Seat.objects.filter(match=match).order_by("number"))
+    assert [bool(s.bot) for s in seats] == [False, True, True, True]
+    assert seats[0].user_id == guest.pk
+    assert match.status == Match.Status.RUNNING and match.to_move == seats[0].number
+    # It lands on the match page, its move first, the banner above.
+    page = client.get(reverse("games:match-detail", args=[match.pk])).content.decode()
+    assert "your move" in page and "Send orders" in page
+    assert BANNER in page and reverse("games:guest-signup") in page
+
+
+def test_the_banner_shows_on_every_page_for_a_guest_only(player):
+    client, _match = _play_as_guest()
+    for name in ("games:lobby", "games:rules", "games:archive"):
+        assert BANNER in client.get(reverse(name)).content.decode()
+    assert BANNER not in client_for(player).get(reverse("games:lobby")).content.decode()
+    assert BANNER not in Client().get(reverse("games:rules")).content.decode()
+
+
+def test_a_signed_in_guest_playing_now_again_stays_the_same_guest():
+    client, first = _play_as_guest()
+    response = client.post(reverse("games:match-play-now"))
+    second = Match.objects.exclude(pk=first.pk).exclude(showcase__isnull=False).get()
+    assert response["Location"] == reverse("games:match-detail", args=[second.pk])
+    assert _guest_of(second) == _guest_of(first) and Guest.objects.count() == 1
+
+
+def test_one_address_makes_only_so_many_guests_an_hour(monkeypatch):
+    monkeypatch.setattr(views_home, "GUESTS_PER_HOUR", 2)
+    from django.core.cache import cache
+
+    cache.clear()
+    codes = [Client().post(reverse("games:match-play-now")).status_code for _ in range(3)]
+    assert codes == [302, 302, 429]
+    assert Guest.objects.count() == 2
+
+
+def test_a_guest_gets_no_email(mailoutbox):
+    client, match = _play_as_guest()
+    guest = _guest_of(match)
+    for _ in range(2):  # two rounds: the guest passes, the bots play theirs
+        match.refresh_from_db()
+        services.orders_submit(match_id=match.pk, user=guest, turn=match.turn_number, actions=[])
+        drain(match)
+    assert match.turn_number == 8
+    assert not Notification.objects.filter(user=guest).exists()
+    assert mailoutbox == []
+
+
+def test_a_guest_who_signs_up_keeps_the_match_its_orders_and_its_record(mailoutbox):
+    client, match = _play_as_guest()
+    guest = _guest_of(match)
+    services.orders_submit(match_id=match.pk, user=guest, turn=0, actions=[])
+    drain(match, emails=False)
+    # A finished match against bots, with the seat's record stored.
+    short = services.match_create(
+        creator=guest, seat_count=2, bots=["random"], length_ms=1_000, turn_seconds=3600
+    )
+    services.orders_submit(match_id=short.pk, user=guest, turn=0, actions=[])
+    drain(short, emails=False)
+    assert short.status == Match.Status.FINISHED
+    record = Seat.objects.get(match=short, user=guest)
+    assert record.final_money is not None
+
+    # The sign-up page for everybody sends a guest to its own form.
+    assert client.get(reverse("account_signup"))["Location"] == reverse("games:guest-signup")
+    form = client.get(reverse("games:guest-signup"))
+    assert form.status_code == 200 and "keep your matches" in form.content.decode()
+    response = client.post(
+        reverse("games:guest-signup"),
+        {
+            "username": "luna",
+            "email": "luna@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_email_verification_sent")
+
+    account = User.objects.get(pk=guest.pk)  # the same user: every seat stays attached
+    assert (account.username, account.email) == ("luna", "luna@example.com")
+    assert account.check_password(PASSWORD) and not Guest.objects.filter(user=account).exists()
+    assert Seat.objects.filter(user=account).count() == 2
+    assert Orders.objects.get(match=match, turn_number=0).submitted_by_id == account.pk
+    assert Seat.objects.get(match=short, user=account).final_money == record.final_money
+    # Signed out until the address is confirmed, as any new account is.
+    assert "_auth_user_id" not in client.session
+    link = re.search(r"http://testserver(/accounts/confirm-email/\S+/)", mailoutbox[-1].body)
+    client.post(link.group(1))
+    assert EmailAddress.objects.get(user=account).verified
+    client.post(reverse("account_login"), {"login": "luna", "password": PASSWORD})
+    lobby = client.get(reverse("games:lobby")).content.decode()
+    mine = lobby.split("Your matches", 1)[1]
+    assert reverse("games:match-detail", args=[match.pk]) in mine
+    assert BANNER not in lobby
+
+
+def test_the_guest_sign_up_form_is_for_guests_only(player):
+    assert Client().get(reverse("games:guest-signup"))["Location"] == reverse("account_signup")
+    response = client_for(player).get(reverse("games:guest-signup"))
+    assert response["Location"] == reverse("account_signup")
+    assert User.objects.filter(username="alice").exists()
+
+
+def test_a_guest_cannot_take_a_seat_in_another_persons_match(open_match):
+    client, _match = _play_as_guest()
+    guest = _guest_of(_match)
+    response = client.post(reverse("games:match-join", args=[open_match.pk]))
+    assert response.status_code == 403
+    assert "Guests play against bots only" in response.content.decode()
+    assert not Seat.objects.filter(match=open_match, user=guest).exists()
+    with pytest.raises(GuestsPlayBotsOnly):
+        services.seat_join(match_id=open_match.pk, user=guest, api=True)
+
+
+def test_a_guest_cannot_open_a_match_for_other_people_but_may_play_bots():
+    guest = guest_create()
+    with pytest.raises(GuestsPlayBotsOnly) as refused:
+        services.match_create(creator=guest, seat_count=4, bots=["miner", ""])
+    assert refused.value.status == 403
+    client = client_for(guest)
+    response = client.post(
+        reverse("games:match-create"),
+        {
+            "seat_count": 2,
+            "turn_seconds": 3600,
+            "length_ms": 600_000,
+            "length_minutes": 10,
+            "public": "on",
+        },
+    )
+    assert response.status_code == 400
+    assert "Guests play against bots only" in response.content.decode()
+    assert not Match.objects.filter(seats__user=guest).exists()
+    services.match_create(creator=guest, seat_count=2, bots=["random"])
+    services.match_create(creator=guest, seat_count=2, bots=["random", "miner"])  # only watches
+    assert Match.objects.filter(created_by=guest).count() == 2
+
+
+def test_the_cleanup_deletes_unclaimed_guests_after_a_week_with_their_matches(player, mailoutbox):
+    now = timezone.now()
+    old_client, old_match = _play_as_guest()
+    old = _guest_of(old_match)
+    watched = services.match_create(creator=old, seat_count=2, bots=["random", "miner"])
+    claimed_client, claimed_match = _play_as_guest()
+    claimed = _guest_of(claimed_match)
+    claimed_client.post(
+        reverse("games:guest-signup"),
+        {
+            "username": "kept",
+            "email": "kept@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    _young_client, young_match = _play_as_guest()
+    young = _guest_of(young_match)
+    people = services.match_create(creator=player, seat_count=2, turn_seconds=3600)
+    Guest.objects.filter(user__in=[old]).update(
+        created_at=now - GUEST_LIFETIME - timedelta(hours=1)
+    )
+    Guest.objects.filter(user=young).update(created_at=now - GUEST_LIFETIME + timedelta(hours=1))
+    # A claimed guest was created as long ago: it is an account now and stays.
+    User.objects.filter(pk=claimed.pk).update(date_joined=now - GUEST_LIFETIME * 2)
+
+    report = guests_cleanup(now=now)
+
+    assert (report.guests, report.matches) == (1, 2)
+    assert not User.objects.filter(pk=old.pk).exists()
+    assert not Match.objects.filter(pk__in=[old_match.pk, watched.pk]).exists()
+    assert User.objects.filter(pk=claimed.pk, username="kept").exists()
+    assert Match.objects.filter(pk=claimed_match.pk).exists()
+    assert Seat.objects.filter(match=claimed_match, user=claimed).exists()
+    assert (
+        Guest.objects.filter(user=young).exists()
+        and Match.objects.filter(pk=young_match.pk).exists()
+    )
+    assert Match.objects.filter(pk=people.pk).exists()
+    assert guests_cleanup(now=now).guests == 0  # nothing twice
+
+
+def test_the_cleanup_deletes_showcase_matches_a_day_after_they_ended():
+    now = timezone.now()
+    ended = showcase_current(now=now)
+    Match.objects.filter(pk=ended.pk).update(
+        status=Match.Status.FINISHED, finished_at=now - timedelta(days=2)
+    )
+    live = showcase_current(now=now)
+    assert guests_cleanup(now=now).showcases == 1
+    assert not Match.objects.filter(pk=ended.pk).exists()
+    assert Showcase.objects.get().match_id == live.pk
+
+
+def test_the_cleanup_runs_from_celery_beat_and_as_a_command(capsys):
+    tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "games.guests.tasks.guests_cleanup_task" in tasks
+    assert "games.guests.tasks.showcase_step_task" in tasks
+    old = guest_create()
+    Guest.objects.filter(user=old).update(created_at=timezone.now() - GUEST_LIFETIME * 2)
+    call_command("guests_cleanup")
+    assert "Deleted 1 guests" in capsys.readouterr().out
+    assert not User.objects.filter(pk=old.pk).exists()

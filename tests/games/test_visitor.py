@@ -1,0 +1,123 @@
+"""A visitor's first minute: the home page with its live match between bots, and
+the showcase match that keeps it playing."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from site_support import client_for
+
+from games import services
+from games.guests.models import Showcase
+from games.guests.showcase import WATCH_WINDOW, house_bot, showcase_current, showcase_step
+from games.models import Match, Orders, Resolution, Seat, Turn
+
+pytestmark = pytest.mark.django_db
+
+
+def _pitch(html: str) -> str:
+    return re.search(r'<p class="lead" id="pitch">(.*?)</p>', html, re.S).group(1)
+
+
+def test_a_visitor_gets_the_home_page_with_a_two_sentence_pitch_play_now_and_sign_up():
+    response = Client().get(reverse("games:lobby"))
+    assert response.status_code == 200
+    assert "games/home.html" in [t.name for t in response.templates]
+    html = response.content.decode()
+    sentences = re.findall(r"[^.!?]+[.!?]", _pitch(html))
+    assert len(sentences) == 2, sentences
+    assert "robots" in sentences[0] and "helium" in sentences[1]
+    play = re.search(
+        r'<form method="post" action="([^"]+)"[^>]*>.*?<button[^>]*>Play now</button>', html, re.S
+    )
+    assert play and play.group(1) == reverse("games:match-play-now")
+    assert re.search(rf'<a href="{reverse("account_signup")}"[^>]*>Sign up</a>', html)
+    assert f'href="{reverse("games:rules")}"' in html
+
+
+def test_a_signed_in_player_gets_the_lobby_not_the_home_page(player):
+    response = client_for(player).get(reverse("games:lobby"))
+    assert response.status_code == 200
+    names = [t.name for t in response.templates]
+    assert "games/lobby.html" in names and "games/home.html" not in names
+    assert "Your matches" in response.content.decode()
+    assert not Showcase.objects.exists()  # only a visitor's home page starts one
+
+
+def test_the_home_page_shows_a_live_match_of_bots_as_a_spectator_sees_it():
+    html = Client().get("/").content.decode()
+    showcase = Showcase.objects.get(live=True)
+    match = showcase.match
+    assert match.status == Match.Status.RUNNING and match.public
+    seats = list(Seat.objects.filter(match=match).select_related("user"))
+    assert len(seats) == 4 and all(house_bot(s.user) for s in seats)
+    assert all(s.api and not s.user.has_usable_password() and not s.user.email for s in seats)
+    # The spectator's board, animated by board.js through the match's own poll.
+    assert f'data-match="{match.pk}" data-viewer=""' in html
+    assert 'class="board' in html and "games/board.js" in html
+    assert reverse("games:match-poll", args=[match.pk]) in html
+    assert "no shields are shown" in html
+    # A second visitor watches the same match: exactly one showcase is live.
+    Client().get("/")
+    assert Showcase.objects.count() == 1
+
+
+def test_a_new_showcase_starts_when_the_last_one_has_ended():
+    first = showcase_current()
+    Match.objects.filter(pk=first.pk).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now()
+    )
+    second = showcase_current()
+    assert second.pk != first.pk and second.status == Match.Status.RUNNING
+    assert list(Showcase.objects.filter(live=True).values_list("match_id", flat=True)) == [
+        second.pk
+    ]
+
+
+def test_the_database_keeps_the_showcase_to_one_live_match():
+    showcase_current()
+    with pytest.raises(IntegrityError):
+        Showcase.objects.create(match=Match.objects.create(seat_count=2), live=True)
+
+
+def _waiting(match: Match) -> Turn:
+    match.refresh_from_db()
+    return Turn.objects.get(match=match, number=match.turn_number)
+
+
+def test_the_bots_move_once_the_previous_turn_has_played_out_on_the_board():
+    match = showcase_current()
+    turn = _waiting(match)
+    assert turn.number == 0 and turn.status == Turn.Status.WAITING  # nobody moved at once
+    # Turn 0 has nothing before it to show: its bot moves at the first step.
+    assert showcase_step(now=turn.started_at)
+    orders = Orders.objects.get(match=match, turn_number=0)
+    seat = Seat.objects.get(match=match, number=orders.seat)
+    assert orders.submitted_by_id == seat.user_id
+    assert not showcase_step(now=turn.started_at)  # the turn is taken: nothing twice
+    services.turn_resolve(match_id=match.pk, number=0)
+    shown_ms = Resolution.objects.get(match=match, turn_number=0).turn_ms
+    turn = _waiting(match)
+    assert turn.number == 1
+    # The next bot waits while turn 0 plays on the spectators' boards, then moves.
+    assert not showcase_step(now=turn.started_at + timedelta(milliseconds=shown_ms - 1))
+    assert showcase_step(now=turn.started_at + timedelta(milliseconds=shown_ms))
+    assert Orders.objects.filter(match=match, turn_number=1).exists()
+
+
+def test_the_bots_rest_while_nobody_watches_the_home_page():
+    match = showcase_current()
+    turn = _waiting(match)
+    late = timezone.now() + WATCH_WINDOW + timedelta(seconds=1)
+    assert not showcase_step(now=late)
+    assert not Orders.objects.filter(match=match).exists()
+    # A visit wakes them up.
+    showcase_current(now=late)
+    assert showcase_step(now=late)
+    assert turn.number == 0
