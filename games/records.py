@@ -51,3 +51,146 @@ def seat_records(
             robots_lost=sum(1 for r in robots if not r["alive"]),
         )
     return records
+
+
+# The ending as players read it: places, the sentence that says what decided the
+# match, and the battle clock once the last turn ran past the end.
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A seat's place at the end. `tied`: another seat shares the place."""
+
+    seat: int
+    place: int
+    tied: bool
+    won: bool
+    money: int
+    robots_left: int
+
+
+def standings(final_state: dict[str, Any]) -> list[Standing]:
+    """Every seat's place, best first.
+
+    The rules name the winners: the seats with robots left and the most money.
+    Places carry the same order on: seats with robots left before seats without
+    (a seat without robots cannot win, whatever its money), then more money
+    first. Seats equal on both share a place, and the next place is skipped
+    (1st, 1st, 3rd).
+    """
+    winners = {int(s) for s in final_state.get("winners", [])}
+    left = {int(p["seat"]): 0 for p in final_state["players"]}
+    for robot in final_state["robots"]:
+        if robot["alive"] and int(robot["seat"]) in left:
+            left[int(robot["seat"])] += 1
+    money = {int(p["seat"]): int(p["money"]) for p in final_state["players"]}
+
+    def key(seat: int) -> tuple[bool, int]:
+        return (left[seat] > 0, money[seat])
+
+    order = sorted(money, key=lambda s: (key(s), -s), reverse=True)
+    keys = [key(s) for s in order]
+    return [
+        Standing(
+            seat=seat,
+            place=1 + sum(1 for k in keys if k > key(seat)),
+            tied=keys.count(key(seat)) > 1,
+            won=seat in winners,
+            money=money[seat],
+            robots_left=left[seat],
+        )
+        for seat in order
+    ]
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def result_phrase(standing: Standing, *, nobody_won: bool, subject: str = "You") -> str:
+    """One seat's result in a few words: "You won", "You drew 1st", "alice came 3rd".
+
+    `nobody_won`: no seat had robots left at the end, so places are by money only.
+    """
+    if nobody_won:
+        who = "you" if subject == "You" else subject
+        return f"Nobody won ({who} came {ordinal(standing.place)} on money)"
+    if standing.won:
+        return f"{subject} drew 1st" if standing.tied else f"{subject} won"
+    verb = "drew" if standing.tied else "came"
+    return f"{subject} {verb} {ordinal(standing.place)}"
+
+
+def mmss(ms: int) -> str:
+    """Battle time as m:ss (whole seconds, rounded down)."""
+    seconds = max(0, int(ms)) // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def battle_clock_text(clock_ms: int, length_ms: int) -> str:
+    """The battle clock against its length: "4:12 of 10:00".
+
+    The match ends after the turn that takes the clock to or past its length, so
+    the last turn may run past the end: the clock then reads "10:00 of 10:00" and
+    says by how much (never "10:04 of 10:00").
+    """
+    past = int(clock_ms) - int(length_ms)
+    if past < 1000:
+        return f"{mmss(min(clock_ms, length_ms))} of {mmss(length_ms)}"
+    return f"{mmss(length_ms)} of {mmss(length_ms)} · the last turn ran {mmss(past)} past the end"
+
+
+def seat_names(seats: list[int], names: dict[int, str]) -> str:
+    """ "Seat 2 (alice)", "Seats 1 (alice) and 3 (bot miner)"."""
+    parts = [f"{s} ({names[s]})" if names.get(s) else str(s) for s in seats]
+    joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"Seat{'s' if len(parts) > 1 else ''} {joined}"
+
+
+def decided_by(final_state: dict[str, Any], names: dict[int, str] | None = None) -> str:
+    """One sentence, from the final state, of what decided the match.
+
+    `names`: a name per seat ("alice", "bot miner") shown after its number.
+    """
+    names = names or {}
+    table = standings(final_state)
+    winners = [s.seat for s in table if s.won]
+    at = mmss(int(final_state["clock_ms"]))
+    living = [s for s in table if s.robots_left > 0]
+    if not winners:
+        return f"Nobody won: no seat had robots left at {at} of the battle clock."
+    who = seat_names(winners, names)
+    elimination = final_state.get("termination") == "elimination" or len(living) <= 1
+    if elimination:
+        left = table[0].robots_left
+        robots = "1 robot" if left == 1 else f"{left} robots"
+        return (
+            f"{who} won as the last seat with robots left ({robots}), at {at} of the battle clock."
+        )
+    best = table[0].money
+    behind = [s for s in living if not s.won]
+    richer = [s for s in table if s.robots_left == 0 and s.money > best]
+    if len(winners) == 1:
+        sentence = f"{who} won on money: {best:,}"
+    else:
+        sentence = f"{who} shared the win on money: {best:,} each"
+    if behind:
+        sentence += f" to {behind[0].money:,}"
+    sentence += " when the battle clock ran out."
+    if richer:
+        them = seat_names([s.seat for s in richer], names)
+        had = "had" if len(richer) == 1 else "each had"
+        sentence += f" {them} {had} more money but no robots left."
+    return sentence
+
+
+def winner_phrase(final_state: dict[str, Any], names: dict[int, str] | None = None) -> str:
+    """Who won, for a reader who did not play: "Seat 2 (alice) won", "Seats 1 and
+    3 shared the win", "Nobody won"."""
+    winners = [int(s) for s in final_state.get("winners", [])]
+    if not winners:
+        return "Nobody won"
+    verb = "won" if len(winners) == 1 else "shared the win"
+    return f"{seat_names(sorted(winners), names or {})} {verb}"

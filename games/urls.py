@@ -17,6 +17,7 @@ urlpatterns = [
     path("matches/<int:match_id>/join/", views.match_join, name="match-join"),
     path("matches/<int:match_id>/leave/", views.match_leave, name="match-leave"),
     path("matches/<int:match_id>/reclaim/", views.match_reclaim, name="match-reclaim"),
+    path("matches/<int:match_id>/rematch/", views.match_rematch, name="match-rematch"),
     path("matches/<int:match_id>/replay.json", views.match_replay, name="match-replay"),
     path("matches/<int:match_id>/replay/", views_board.match_replay_page, name="match-replay-page"),
     path("matches/<int:match_id>/poll/", views_board.match_poll, name="match-poll"),

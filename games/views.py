@@ -27,6 +27,7 @@ from games.board_orders import action_rows
 from games.errors import ServiceError
 from games.forms import MatchCreateForm, NotificationSettingsForm, OrdersForm
 from games.models import Match, NotificationKind, Seat
+from games.services.rematch import match_rematch as match_rematch_create
 from games.viewers import Viewer
 from games.views_board import board_context, poll_token, viewer_of
 
@@ -311,6 +312,22 @@ def match_reclaim(request: HttpRequest, match_id: int) -> HttpResponse:
         return _refused(request, error, match)
     messages.success(request, "Welcome back: you play your seat again from your next turn.")
     return redirect("games:match-detail", match.pk)
+
+
+@login_required
+@require_POST
+def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A new match like this finished one, asked for by one of its players."""
+    match, _seat = _match_for(request, match_id)
+    try:
+        rematch = match_rematch_create(match_id=match.pk, user=_user(request))
+    except ServiceError as error:
+        return _refused(request, error, match)
+    if rematch.status == Match.Status.OPEN:
+        messages.info(
+            request, "Rematch created: it starts when the other players' seats are taken."
+        )
+    return redirect("games:match-detail", rematch.pk)
 
 
 @require_GET

@@ -22,6 +22,8 @@
   function clamp(v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
   function cheb(a, b) { return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])); }
   function mmss(ms) { var s = Math.floor(Math.max(0, ms) / 1000); return Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2); }
+  /* The battle clock against its length; a last turn that ran past the end says so (games.records.battle_clock_text). */
+  function clockOf(ms, len) { return ms - len < 1000 ? mmss(Math.min(ms, len)) + " of " + mmss(len) : mmss(len) + " of " + mmss(len) + " · the last turn ran " + mmss(ms - len) + " past the end"; }
   function copy(o) { return JSON.parse(JSON.stringify(o)); }
 
   /* ---- The board: geometry and the model read from the server's SVG. ---- */
@@ -233,7 +235,7 @@
     var board = matchBoard(), movie = new Movie(board, data);
     var bar = $("#clock-bar"), text = $("#clock-text"), cap = $("#caption"), skip = $("#skip");
     var player = new Player(board, movie, {
-      frame: function (pl) { if (bar) bar.value = movie.clock0 + pl.T; if (text) text.textContent = mmss(movie.clock0 + pl.T) + " of " + mmss(+text.dataset.length); },
+      frame: function (pl) { if (bar) bar.value = movie.clock0 + pl.T; if (text) text.textContent = clockOf(movie.clock0 + pl.T, +text.dataset.length); },
       turn: function (pl, k) { var t = movie.turns[k]; if (cap && t) cap.textContent = "Turn " + t.number + " · seat " + t.seat + ": " + (t.lines || []).join(" "); }
     });
     player.speed = speed();
@@ -245,7 +247,7 @@
       var svg = $("#board-wrap svg.board");
       if (!restore && svg) storeSeen(svg.dataset.turn);
       if (cap) cap.textContent = restore ? "Back to the board as it is now." : "";
-      if (bar && svg) { bar.value = +svg.dataset.clock; if (text) text.textContent = mmss(+svg.dataset.clock) + " of " + mmss(+text.dataset.length); }
+      if (bar && svg) { bar.value = +svg.dataset.clock; if (text) text.textContent = clockOf(+svg.dataset.clock, +text.dataset.length); }
       planner.redraw();
       var next = queue.shift(); if (next) next();
     };

@@ -1,0 +1,62 @@
+"""The end of a match in the browser: the results, the clock that ran past the end
+(as the page's script writes it too), and a rematch, on a laptop and a phone."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import Match
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "games"))
+from test_results import final_state, finished_match  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_player_reads_the_results_and_asks_for_a_rematch(
+    live_server: Any, page: Page, screenshot_dir: Path
+) -> None:
+    from game_factories import PASSWORD, UserFactory
+
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    state = final_state({1: 300, 2: 1240, 3: 980, 4: 50}, {1: 2, 2: 1, 3: 4, 4: 5}, [2])
+    match = finished_match(
+        state, {1: alice, 2: bob, 3: "miner", 4: "random"}, destroyed={2: 3}, turn_seconds=600
+    )
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Login:").fill("alice")
+    page.get_by_label("Password:").fill(PASSWORD)
+    page.get_by_role("button", name="Sign In").click()
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+
+    results = page.locator("section.results")
+    expect(results.get_by_text("You came 3rd.")).to_be_visible()
+    expect(results).to_contain_text(
+        "Seat 2 (bob) won on money: 1,240 to 980 when the battle clock ran out."
+    )
+    expect(results.locator("tbody tr")).to_have_count(4)
+    expect(results.locator("tbody tr").first).to_contain_text("1st")
+    # The script rewrites the clock once the board is drawn: it keeps the wording.
+    page.wait_for_timeout(500)
+    expect(page.locator("#clock-text")).to_have_text(
+        "10:00 of 10:00 · the last turn ran 0:04 past the end"
+    )
+    page.screenshot(path=str(screenshot_dir / "match-end-laptop.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    results.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshot_dir / "match-end-phone.png"), full_page=True)
+
+    page.get_by_role("button", name="Rematch").click()
+    rematch = Match.objects.exclude(pk=match.pk).get()
+    expect(page).to_have_url(f"{live_server.url}/matches/{rematch.pk}/")
+    expect(page.get_by_text("You play seat 1.")).to_be_visible()
+    expect(page.get_by_text("it starts when the other players' seats are taken")).to_be_visible()
+    assert errors == []
