@@ -21,9 +21,14 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 CELL = 32
-MARGIN = 18
+MARGIN = 22
+# Room on the right and at the bottom, so the board's frame is even around the moon.
+PAD = 8
 # Helium shading: a cell's class is h1..h4 by the first threshold it is below.
 LEVELS = (350, 750, 1200)
+# Coordinates are labelled every AXIS_STEP cells (with a brighter grid line there):
+# twenty labels a side crowd a phone's screen, four are read at a glance.
+AXIS_STEP = 5
 ANGLE = {"N": 0, "NE": 45, "E": 90, "SE": 135, "S": 180, "SW": 225, "W": 270, "NW": 315}
 DIRECTION_WORDS = {
     "N": "north",
@@ -38,46 +43,117 @@ DIRECTION_WORDS = {
 SEAT_SHAPES = {1: "circle", 2: "square", 3: "triangle", 4: "diamond"}
 WEAPON_WORDS = {"missile": "missile armed", "laser": "laser armed"}
 
-# One definition per shape, referenced by every robot (<use>), so a robot costs a
-# few hundred bytes. Seats differ by shape as well as colour (colour-blind safe).
+# Everything drawn more than once is defined once and referenced (<use>, url()), so
+# a robot costs a few hundred bytes and the moon's texture a few dozen elements.
+# - g-s1..g-s4: the seats' shapes (also the legend's and the panel's keys); on a
+#   robot, a white badge with its number, so seats differ by shape as well as colour.
+# - g-nose: the X-TRACT vehicle facing north (treads, a body in the seat's colour
+#   inherited from the <use>, a mining scoop at the front), rotated to its facing.
+# - g-ring / g-dfl: a shield and its deflect arrow; g-bm / g-bl: the armed badges.
+# - g-moon / g-crt: the ground's light and its craters; g-h1..g-h4: helium's glow,
+#   wider and brighter for more helium; g-fire: an explosion's fireball.
+_CRATERS = (
+    (38, 46, 2.1),
+    (150, 30, 0.9),
+    (196, 118, 1.5),
+    (92, 140, 0.7),
+    (20, 170, 1.1),
+    (128, 88, 0.45),
+    (178, 180, 0.55),
+    (62, 100, 0.35),
+)
+_SPECKS = "M12 20h1M70 14h1M110 60h1M160 74h1M30 120h1M206 44h1M84 182h1M140 156h1M214 160h1M6 88h1"
 _DEFS = (
     "<defs>"
     '<circle id="g-s1" r="11"/>'
     '<rect id="g-s2" x="-10" y="-10" width="20" height="20"/>'
     '<path id="g-s3" d="M0 -12L11 9H-11Z"/>'
     '<path id="g-s4" d="M0 -13L13 0L0 13L-13 0Z"/>'
-    '<path id="g-nose" d="M0 -15.5L4 -11H-4Z"/>'
-    '<circle id="g-ring" r="14.5"/>'
-    '<path id="g-dfl" d="M0 0V-13M-3.5 -9.5L0 -13L3.5 -9.5"/>'
-    '<g id="g-bm"><circle cx="10" cy="-10" r="6"/><text x="10" y="-7.5">M</text></g>'
-    '<g id="g-bl"><circle cx="10" cy="-10" r="6"/><text x="10" y="-7.5">L</text></g>'
+    '<g id="g-nose">'
+    '<circle r="16" fill="url(#g-shd)" stroke="none"/>'
+    '<path class="trk" d="M-9.5 -10V11M9.5 -10V11"/>'
+    '<path class="trs" d="M-9.5 -9.5V10.5M9.5 -9.5V10.5"/>'
+    '<path class="arm" d="M-4.5 -9L-6.5 -15.5H6.5L4.5 -9Z"/>'
+    '<path class="tth" d="M-4 -15.5v2M0 -15.5v2M4 -15.5v2"/>'
+    '<rect class="chs" x="-7" y="-10.5" width="14" height="20" rx="3.5"/>'
+    '<path class="vent" d="M-4 7.5h8"/>'
+    "</g>"
+    '<circle id="g-ring" r="15.5"/>'
+    '<path id="g-dfl" d="M-2 -7.5V-12H-5.5L0 -18L5.5 -12H2V-7.5Z"/>'
+    '<g id="g-bm"><circle cx="11" cy="-11" r="6"/><text x="11" y="-8.2">M</text></g>'
+    '<g id="g-bl"><circle cx="11" cy="-11" r="6"/><text x="11" y="-8.2">L</text></g>'
+    '<radialGradient id="g-shd"><stop offset=".6" stop-color="#000" stop-opacity=".6"/>'
+    '<stop offset="1" stop-color="#000" stop-opacity="0"/></radialGradient>'
+    '<radialGradient id="g-moon" cx=".3" cy=".25" r=".95">'
+    '<stop offset="0" stop-color="#60666f"/><stop offset=".6" stop-color="#42464e"/>'
+    '<stop offset="1" stop-color="#272a30"/></radialGradient>'
+    '<radialGradient id="g-cr" cx=".42" cy=".4" r=".6">'
+    '<stop offset=".6" stop-color="#000" stop-opacity=".22"/>'
+    '<stop offset=".85" stop-color="#000" stop-opacity=".08"/>'
+    '<stop offset="1" stop-color="#fff" stop-opacity=".12"/></radialGradient>'
+    '<pattern id="g-crt" width="224" height="192" patternUnits="userSpaceOnUse">'
+    + "".join(
+        f'<circle cx="{x}" cy="{y}" r="{round(14 * s, 1)}" fill="url(#g-cr)"/>'
+        for x, y, s in _CRATERS
+    )
+    + f'<path d="{_SPECKS}" stroke="#fff" stroke-opacity=".18" stroke-linecap="round"/>'
+    "</pattern>"
+    + "".join(
+        f'<radialGradient id="g-h{i}" r="{r}"><stop offset="0" stop-color="{core}"/>'
+        f'<stop offset=".45" stop-color="#ffc21a" stop-opacity="{mid}"/>'
+        f'<stop offset="1" stop-color="#ff9d00" stop-opacity="0"/></radialGradient>'
+        for i, r, core, mid in (
+            (1, ".34", "#ffe27a", ".45"),
+            (2, ".46", "#ffe98f", ".6"),
+            (3, ".6", "#fff1b0", ".75"),
+            (4, ".74", "#fffbe6", ".9"),
+        )
+    )
+    + '<radialGradient id="g-fire"><stop offset="0" stop-color="#fff7d1"/>'
+    '<stop offset=".35" stop-color="#ffd046"/><stop offset=".7" stop-color="#ff6a00" '
+    'stop-opacity=".85"/><stop offset="1" stop-color="#b30000" stop-opacity="0"/>'
+    "</radialGradient>"
     "</defs>"
 )
 
 
 # The board's own look travels with it, so it renders the same wherever it is shown
-# (the match page, a movie's boards, the admin); board.css styles the page around it.
+# (the match page, a movie's boards, the admin); board.css styles the page around it
+# and the effects the script draws. The moon stays dark in the site's light and dark
+# themes alike: it is a picture, not a page.
 _STYLE = (
     "<style>"
-    "svg.board .ground{fill:#eceff3}"
-    "svg.board .grid{stroke:#c4cad3;stroke-width:.6;fill:none}"
-    "svg.board .axis text{font:10px system-ui,sans-serif;fill:#333;text-anchor:middle}"
+    "svg.board .frame{fill:#16191e}"
+    "svg.board .ground{fill:url(#g-moon)}svg.board .craters{fill:url(#g-crt)}"
+    "svg.board .grid{stroke:#fff;stroke-opacity:.07;stroke-width:.7;fill:none}"
+    "svg.board .grid5{stroke:#fff;stroke-opacity:.2;stroke-width:.9;fill:none}"
+    "svg.board .axis text{font:600 11px system-ui,sans-serif;fill:#aab3c0;text-anchor:middle}"
     "svg.board .axis .row{text-anchor:end}"
-    "svg.board .h1{fill:#fcefc0}svg.board .h2{fill:#f7d86e}"
-    "svg.board .h3{fill:#eab620}svg.board .h4{fill:#b98200}"
-    "svg.board .body{stroke:#111;stroke-width:1.5}svg.board .own .body{stroke-width:2.5}"
-    "svg.board .s1 .body{fill:#0072b2}svg.board .s2 .body{fill:#e69f00}"
-    "svg.board .s3 .body{fill:#009e73}svg.board .s4 .body{fill:#cc79a7}"
-    "svg.board .rb text{font:bold 12px system-ui,sans-serif;text-anchor:middle;fill:#111;"
+    "svg.board .h1{fill:url(#g-h1)}svg.board .h2{fill:url(#g-h2)}"
+    "svg.board .h3{fill:url(#g-h3)}svg.board .h4{fill:url(#g-h4)}"
+    "svg.board .nose{stroke:#0d0f12;stroke-width:1.2}"
+    "#g-nose .trk{stroke:#1b1d21;stroke-width:6.5;stroke-linecap:round}"
+    "#g-nose .trs{stroke:#6a707a;stroke-width:4.2;stroke-dasharray:1.3 2}"
+    "#g-nose .arm{fill:#c9ced6}#g-nose .tth{stroke-width:1.1}"
+    "#g-nose .vent{stroke:#0d0f12;stroke-opacity:.55;stroke-width:1.4}"
+    "svg.board .s1 .nose{fill:#2e8fd6}svg.board .s2 .nose{fill:#e69f00}"
+    "svg.board .s3 .nose{fill:#00a67a}svg.board .s4 .nose{fill:#d884b4}"
+    "svg.board .rb .body{fill:#f7f8fa;stroke:#0d0f12;stroke-width:2;transform:scale(.6)}"
+    "svg.board .rb text{font:700 9px system-ui,sans-serif;text-anchor:middle;fill:#111;"
     "pointer-events:none}"
-    "svg.board .s1 text{fill:#fff}svg.board .nose{fill:#111}"
-    "svg.board .idle .body{stroke-dasharray:3 2;fill-opacity:.45}svg.board .idle.s1 text{fill:#111}"
+    "svg.board .own .body{stroke-width:3}"
+    "svg.board .idle .nose{opacity:.5}"
+    "svg.board .idle .body{fill:#c8ccd3;stroke-dasharray:4 2.5}"
     "svg.board .ring,svg.board .dfl,svg.board .bm,svg.board .bl{display:none}"
-    "svg.board .sd .ring,svg.board .dd .dfl{display:inline;fill:none;stroke:#005a8c;"
-    "stroke-width:2.5}"
+    "svg.board .sd .ring{display:inline;fill:#5ad1ff;fill-opacity:.14;stroke:#5ad1ff;"
+    "stroke-width:2.2}"
+    "svg.board .dd .dfl{display:inline;fill:#5ad1ff;stroke:#0d0f12;stroke-width:1;"
+    "stroke-linejoin:round}"
     "svg.board .am .bm,svg.board .al .bl{display:inline}"
-    "#g-bm circle,#g-bl circle{fill:#fff;stroke:#111;stroke-width:1.2}"
-    "#g-bm text,#g-bl text{font:bold 8px system-ui,sans-serif;text-anchor:middle;fill:#111}"
+    "#g-bm circle{fill:#ff7a1a}#g-bl circle{fill:#ff2e6a}"
+    "#g-bm circle,#g-bl circle{stroke:#fff;stroke-width:1.3}"
+    "#g-bm text,#g-bl text{font:800 8px system-ui,sans-serif;text-anchor:middle;fill:#fff;"
+    "stroke:none}"
     "</style>"
 )
 
@@ -145,18 +221,38 @@ def _robot(robot: dict[str, Any], viewer: int | None) -> str:
         f'role="{"button" if seat == viewer else "img"}" '
         f'aria-label="{escape(robot_label(robot, viewer))}">'
         f'<use class="ring" href="#g-ring"/>'
-        f'<use class="dfl" href="#g-dfl" transform="rotate({ANGLE.get(deflect or "N", 0)})"/>'
         f'<use class="nose" href="#g-nose" transform="rotate({facing})"/>'
         f'<use class="body" href="#g-s{seat}"/>'
-        f'<text y="4">{number}</text>'
+        f'<use class="dfl" href="#g-dfl" transform="rotate({ANGLE.get(deflect or "N", 0)})"/>'
+        f'<text y="3.2">{number}</text>'
         f'<use class="bm" href="#g-bm"/><use class="bl" href="#g-bl"/></g>'
     )
+
+
+def axis_labels(size: int) -> range:
+    """The rows or columns that get a coordinate label: every AXIS_STEP-th one."""
+    return range(0, size, AXIS_STEP)
+
+
+def _grid(width: int, height: int) -> str:
+    """Thin lines between cells, brighter ones every AXIS_STEP cells (the labelled ones)."""
+    thin: list[str] = []
+    major: list[str] = []
+    for i in range(width + 1):
+        (major if i % AXIS_STEP == 0 or i == width else thin).append(
+            f"M{MARGIN + i * CELL} {MARGIN}v{height * CELL}"
+        )
+    for j in range(height + 1):
+        (major if j % AXIS_STEP == 0 or j == height else thin).append(
+            f"M{MARGIN} {MARGIN + j * CELL}h{width * CELL}"
+        )
+    return f'<path class="grid" d="{"".join(thin)}"/><path class="grid5" d="{"".join(major)}"/>'
 
 
 def render_board(view: dict[str, Any], *, caption: str = "") -> SafeString:
     """The SVG of one view. `caption` becomes the board's accessible title."""
     width, height = int(view["width"]), int(view["height"])
-    size_x, size_y = MARGIN + width * CELL + 2, MARGIN + height * CELL + 2
+    size_x, size_y = MARGIN + width * CELL + PAD, MARGIN + height * CELL + PAD
     viewer = view.get("viewer")
     helium = view["helium"]
     flat = [int(a) for row in helium for a in row]
@@ -164,7 +260,7 @@ def render_board(view: dict[str, Any], *, caption: str = "") -> SafeString:
     title = caption or f"The moon at turn {view['turn']}"
     desc = (
         f"{width} by {height} cells; x runs 0 to {width - 1} left to right, y 0 to "
-        f"{height - 1} top to bottom. Shaded cells hold helium. {len(alive)} robots on the board."
+        f"{height - 1} top to bottom. Glowing cells hold helium, brighter for more. {len(alive)} robots on the board."
     )
     parts = [
         f'<svg class="board" viewBox="0 0 {size_x} {size_y}" role="group" '
@@ -176,7 +272,10 @@ def render_board(view: dict[str, Any], *, caption: str = "") -> SafeString:
         f'<title id="board-title">{escape(title)}</title><desc>{escape(desc)}</desc>',
         _STYLE,
         _DEFS,
+        f'<rect class="frame" width="{size_x}" height="{size_y}" rx="10"/>',
         f'<rect class="ground" x="{MARGIN}" y="{MARGIN}" width="{width * CELL}" '
+        f'height="{height * CELL}"/>',
+        f'<rect class="craters" x="{MARGIN}" y="{MARGIN}" width="{width * CELL}" '
         f'height="{height * CELL}"/>',
         '<g class="he">',
     ]
@@ -190,19 +289,19 @@ def render_board(view: dict[str, Any], *, caption: str = "") -> SafeString:
             f'width="{CELL}" height="{CELL}"><title>({x}, {y}) helium {amount}</title></rect>'
         )
     parts.append("</g>")
-    grid = [f"M{MARGIN + i * CELL} {MARGIN}v{height * CELL}" for i in range(width + 1)]
-    grid += [f"M{MARGIN} {MARGIN + j * CELL}h{width * CELL}" for j in range(height + 1)]
-    parts.append(f'<path class="grid" d="{"".join(grid)}"/>')
+    parts.append(_grid(width, height))
     parts.append('<g class="axis" aria-hidden="true">')
     parts.extend(
-        f'<text x="{MARGIN + i * CELL + CELL // 2}" y="{MARGIN - 5}">{i}</text>'
-        for i in range(width)
+        f'<text x="{MARGIN + i * CELL + CELL // 2}" y="{MARGIN - 7}">{i}</text>'
+        for i in axis_labels(width)
     )
     parts.extend(
-        f'<text x="{MARGIN - 3}" y="{MARGIN + j * CELL + CELL // 2 + 4}" class="row">{j}</text>'
-        for j in range(height)
+        f'<text x="{MARGIN - 4}" y="{MARGIN + j * CELL + CELL // 2 + 4}" class="row">{j}</text>'
+        for j in axis_labels(height)
     )
-    parts.append('</g><g class="hl"></g><g class="robots">')
+    # `plan` holds the drawing of planned orders, under the robots; `hl` the cells
+    # a click may choose; `fx` an animation's shots and blasts, over everything.
+    parts.append('</g><g class="plan" aria-hidden="true"></g><g class="hl"></g><g class="robots">')
     parts.extend(_robot(r, viewer) for r in alive)
     parts.append('</g><g class="fx" aria-hidden="true"></g></svg>')
     return mark_safe("".join(parts))  # noqa: S308 - every interpolated value is escaped or an int

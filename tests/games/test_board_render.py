@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import engine
-from games.board import render_board
+from games.board import ANGLE, AXIS_STEP, MARGIN, helium_class, render_board
 from games.board_hints import hints_after, hints_for
 from games.board_history import describe_events
 
@@ -110,6 +110,112 @@ def test_the_board_is_rendered_in_well_under_a_millisecond_or_two():
         render_board(view)
         runs.append(time.perf_counter() - start)
     assert sorted(runs)[len(runs) // 2] < 0.002
+
+
+def _robot_markup(svg: str) -> dict[str, str]:
+    return {m.group(1): m.group(0) for m in re.finditer(r'<g id="rb-([^"]+)"[^>]*>.*?</g>', svg)}
+
+
+def test_every_robot_is_a_vehicle_turned_to_its_facing_with_its_seats_shape(shielded):
+    state = shielded
+    _robot(state, "4-3").update(facing="W")
+    svg = str(render_board(engine.view(state, None)))
+    groups = _robot_markup(svg)
+    assert len(groups) == 20
+    for robot in state["robots"]:
+        group = groups[robot["id"]]
+        seat = robot["seat"]
+        assert (
+            f'<use class="nose" href="#g-nose" transform="rotate({ANGLE[robot["facing"]]})"/>'
+            in group
+        )
+        assert f'<use class="body" href="#g-s{seat}"/>' in group  # the shape badge
+        assert f'<text y="3.2">{robot["id"].split("-")[1]}</text>' in group
+    assert 'transform="rotate(270)"' in groups["4-3"]
+    # The vehicle is defined once: treads, a body and a mining scoop.
+    vehicle = re.search(r'<g id="g-nose">.*?</g>', svg)
+    assert vehicle and all(part in vehicle.group(0) for part in ("trk", "chs", "arm"))
+    assert svg.count('id="g-nose"') == 1
+
+
+def test_an_armed_weapon_shows_its_badge_and_an_unarmed_robot_none(shielded):
+    state = shielded
+    _robot(state, "4-1").update(active=True, armed="laser")
+    svg = str(render_board(engine.view(state, 4)))
+    groups = _robot_markup(svg)
+    classes = {rid: re.search(r'class="([^"]*)"', g).group(1).split() for rid, g in groups.items()}
+    assert "am" in classes["2-1"] and "al" not in classes["2-1"]
+    assert "al" in classes["4-1"] and "am" not in classes["4-1"]
+    armed = {rid for rid, c in classes.items() if "am" in c or "al" in c}
+    assert armed == {"2-1", "4-1"}
+    # Both badges are in every group; the board's style shows the one its class names.
+    assert all('href="#g-bm"' in g and 'href="#g-bl"' in g for g in groups.values())
+    assert "svg.board .am .bm,svg.board .al .bl{display:inline}" in svg
+
+
+def test_active_and_inactive_robots_differ_and_the_viewers_own_are_marked(shielded):
+    svg = str(render_board(engine.view(shielded, 2)))
+    groups = _robot_markup(svg)
+    classes = {rid: re.search(r'class="([^"]*)"', g).group(1).split() for rid, g in groups.items()}
+    assert "idle" not in classes["2-1"] and "idle" not in classes["3-1"]
+    assert all("idle" in classes[r] for r in ("1-1", "2-2", "4-5"))
+    assert {rid for rid, c in classes.items() if "own" in c} == {f"2-{n}" for n in range(1, 6)}
+    assert 'role="button"' in groups["2-3"] and 'role="img"' in groups["1-3"]
+
+
+def test_a_shield_ring_is_drawn_only_on_the_viewers_own_robots(shielded):
+    """The ring and the arrow are in every group (the script toggles them); only the
+    classes `sd` / `dd` show them, and those come from the view alone."""
+    state = shielded
+    _robot(state, "1-2").update(active=True, shield=True, deflect=None)
+    expected = {1: {"1-2"}, 3: {"3-1"}, 2: set(), 4: set(), None: set()}
+    for viewer, own in expected.items():
+        svg = str(render_board(engine.view(state, viewer)))
+        groups = _robot_markup(svg)
+        shown = {
+            rid for rid, g in groups.items() if " sd" in re.search(r'class="([^"]*)"', g).group(0)
+        }
+        assert shown == own, viewer
+        deflecting = {rid for rid, g in groups.items() if " dd" in g.split(">", 1)[0]}
+        assert deflecting == (own & {"3-1"}), viewer
+        assert ("deflects" in svg) == (viewer == 3)
+
+
+def test_coordinates_are_labelled_every_fifth_cell_on_the_margin():
+    svg = str(render_board(engine.view(_state(), 1)))
+    axis = re.search(r'<g class="axis"[^>]*>(.*?)</g>', svg)
+    assert axis
+    columns = re.findall(r'<text x="\d+" y="\d+">(\d+)</text>', axis.group(1))
+    rows = re.findall(r'<text x="\d+" y="\d+" class="row">(\d+)</text>', axis.group(1))
+    assert columns == rows == ["0", "5", "10", "15"]
+    # Every label sits in the margin, outside the moon.
+    for x, y in re.findall(r'<text x="(\d+)" y="(\d+)"', axis.group(1)):
+        assert int(x) < MARGIN or int(y) < MARGIN
+    assert AXIS_STEP == 5
+
+
+def test_the_moon_is_textured_and_helium_glows_brighter_for_more():
+    svg = str(render_board(engine.view(_state(), 1)))
+    assert '<rect class="ground"' in svg and '<rect class="craters"' in svg
+    assert '<pattern id="g-crt"' in svg and '<radialGradient id="g-moon"' in svg
+    radii = [float(r) for r in re.findall(r'<radialGradient id="g-h\d" r="([.\d]+)"', svg)]
+    assert len(radii) == 4 and radii == sorted(radii) and len(set(radii)) == 4
+    assert [helium_class(a) for a in (1, 349, 350, 749, 750, 1199, 1200, 5000)] == [
+        "h1",
+        "h1",
+        "h2",
+        "h2",
+        "h3",
+        "h3",
+        "h4",
+        "h4",
+    ]
+
+
+def test_the_board_has_a_layer_for_planned_orders_under_the_robots():
+    svg = str(render_board(engine.view(_state(), 1)))
+    order = [svg.index(f'<g class="{name}"') for name in ("he", "plan", "hl", "robots", "fx")]
+    assert order == sorted(order)
 
 
 # -- history ---------------------------------------------------------------------------

@@ -31,7 +31,7 @@
     var d = svg.dataset;
     this.svg = svg; this.w = +d.w; this.h = +d.h; this.cell = +d.cell; this.m = +d.margin;
     this.levels = d.levels.split(",").map(Number);
-    this.hl = $(".hl", svg); this.fx = $(".fx", svg);
+    this.hl = $(".hl", svg); this.fx = $(".fx", svg); this.plan = $(".plan", svg);
     this.els = {};
     var model = {helium: d.helium.split(",").map(Number), robots: {}, money: {}};
     svg.querySelectorAll(".rb").forEach(function (g) {
@@ -65,7 +65,8 @@
       if (r.deflect) $(".dfl", g).setAttribute("transform", "rotate(" + DIRS.indexOf(r.deflect) * 45 + ")");
       g.classList.toggle("idle", !r.active); g.classList.toggle("am", r.armed === "missile");
       g.classList.toggle("al", r.armed === "laser"); g.classList.toggle("sd", !!r.shield);
-      g.classList.toggle("dd", !!(r.shield && r.deflect));
+      g.classList.toggle("dd", !!(r.shield && r.deflect)); g.classList.toggle("act", !!r.acting);
+      g.classList.toggle("doomed", !!r.doomed);
       g.style.display = r.alive ? "" : "none"; g.style.opacity = r.fade < 1 ? r.fade : "";
     }
     var he = $(".he", this.svg), shown = this.shown || (this.shown = this.model.helium.slice());
@@ -87,12 +88,69 @@
     (effects || []).forEach(function (f) { f(this); }, this);
   };
 
+  /* ---- Drawings: a frame's shots and blasts, and the marks of planned orders. ---- */
+  var GLOW_MS = 350;  // a laser's afterglow: drawn only while its turn still runs
+  function ease(u) { return 1 - (1 - u) * (1 - u); }
+  function pt(b, c) { return b.centre(c[0], c[1]); }
+  /* A blast: a white flash, a fireball that swells and fades, and a shock ring. */
+  function blast(b, c, u, size, parent) {
+    var e = ease(clamp(u));
+    if (u < 0.18) el("circle", {"class": "flash-core", r: b.cell * size * (0.4 + u * 2), cx: c[0], cy: c[1], opacity: 1 - u / 0.18}, parent);
+    el("circle", {"class": "fireball", r: b.cell * size * (0.35 + 0.65 * e), cx: c[0], cy: c[1], opacity: 1 - u * u}, parent);
+    el("circle", {"class": "shock", r: b.cell * size * (0.4 + 1.1 * e), cx: c[0], cy: c[1], opacity: 1 - u, "stroke-width": 4 * (1 - u) + 0.5}, parent);
+  }
+  /* The cells around (x, y) on the board, as one rectangle: a blast's or a mine's reach. */
+  function area(b, x, y, cls, parent) {
+    var x0 = Math.max(0, x - 1), y0 = Math.max(0, y - 1), x1 = Math.min(b.w - 1, x + 1), y1 = Math.min(b.h - 1, y + 1);
+    return el("rect", {"class": cls, x: b.m + x0 * b.cell + 1.5, y: b.m + y0 * b.cell + 1.5, width: (x1 - x0 + 1) * b.cell - 3, height: (y1 - y0 + 1) * b.cell - 3, rx: 5}, parent);
+  }
+  function missileFx(b, s, g, t, flight, blastMs) {
+    if (t < flight) {
+      var q = t / flight, hx = s[0] + (g[0] - s[0]) * q, hy = s[1] + (g[1] - s[1]) * q;
+      var ang = Math.atan2(g[1] - s[1], g[0] - s[0]) * 180 / Math.PI + 90;
+      aim(b, g, b.fx);
+      el("line", {"class": "trail", x1: s[0], y1: s[1], x2: hx, y2: hy}, b.fx);
+      var dist = Math.hypot(g[0] - s[0], g[1] - s[1]) || 1;
+      for (var k = 1; k <= 6; k++) {  // smoke puffs every 9 units behind the head, older ones wider and fainter
+        var back = q - k * 9 / dist;
+        if (back < 0) break;
+        el("circle", {"class": "smoke", r: 2.5 + k * 1.2, cx: s[0] + (g[0] - s[0]) * back, cy: s[1] + (g[1] - s[1]) * back, opacity: 0.6 - k * 0.08}, b.fx);
+      }
+      var head = el("g", {"class": "msl", transform: "translate(" + hx + " " + hy + ") rotate(" + ang + ")"}, b.fx);
+      el("path", {"class": "flame", d: "M-3.2 6L0 " + (17 + 4 * Math.sin(t / 25)) + "L3.2 6Z"}, head);
+      el("path", {"class": "flame-core", d: "M-1.6 6L0 " + (11 + 2 * Math.sin(t / 25)) + "L1.6 6Z"}, head);
+      el("path", {"class": "body", d: "M0 -12L3.5 -6V6H-3.5V-6ZM-3.5 2L-7 8H-3.5ZM3.5 2L7 8H3.5Z"}, head);
+    } else blast(b, g, (t - flight) / blastMs, 1, b.fx);
+  }
+  function beamFx(b, segments, front, opacity, parent, cls) {
+    var tip = null;
+    segments.forEach(function (sg) {
+      if (front <= 0) return;
+      var len = cheb(sg[0], sg[1]), q = len ? Math.min(1, front / len) : 1, a = pt(b, sg[0]), z = pt(b, sg[1]);
+      var x2 = a[0] + (z[0] - a[0]) * q, y2 = a[1] + (z[1] - a[1]) * q;
+      ["beam-glow", "beam"].forEach(function (c) {
+        el("line", {"class": c + (cls ? " " + cls : ""), x1: a[0], y1: a[1], x2: x2, y2: y2, opacity: opacity}, parent);
+      });
+      tip = [x2, y2]; front -= len;
+    });
+    return tip;
+  }
+  /* A target mark: a ring with four ticks, on the cell a missile is aimed at. */
+  function aim(b, g, parent) {
+    var r = b.cell * 0.36, t = b.cell * 0.16;
+    el("circle", {"class": "aim", r: r, cx: g[0], cy: g[1]}, parent);
+    el("path", {"class": "aim", d: "M" + (g[0] - r - t) + " " + g[1] + "h" + 2 * t + "M" + (g[0] + r - t) + " " + g[1] + "h" + 2 * t +
+      "M" + g[0] + " " + (g[1] - r - t) + "v" + 2 * t + "M" + g[0] + " " + (g[1] + r - t) + "v" + 2 * t}, parent);
+  }
+
   /* ---- The timeline: a model at any time of a list of turns. ---- */
   function hitCells(e) { return e.cells || []; }
+  var ACTS = ["turned", "moved", "mined", "armed", "shielded", "missile", "laser", "kamikaze"];
   /* Apply one event at progress p (0..1) of its duration; returns its drawing, if any. */
   function applyEvent(m, e, t, T) {
     var r = m.robots[e.robot], p = e.duration_ms > 0 ? clamp(t / e.duration_ms) : 1, fx = null;
-    if (r && ["moved", "mined", "armed", "shielded", "missile", "laser", "kamikaze"].indexOf(e.type) >= 0) r.active = true;
+    // Active once its action has begun: at the action's first instant (p = 0) it has not acted yet.
+    if (r && ACTS.indexOf(e.type) >= 0) { if (e.type !== "turned" && p > 0) r.active = true; r.acting = t < e.duration_ms; }
     switch (e.type) {
       case "turned": {
         var a0 = DIRS.indexOf(e.from) * 45, d = ((DIRS.indexOf(e.to) * 45 - a0 + 540) % 360) - 180;
@@ -108,41 +166,50 @@
       case "mined":
         r.armed = null; r.shield = false;
         if (p >= 1) { hitCells(e).forEach(function (c) { m.helium[c[1] * T.w + c[0]] -= c[2]; }); m.money[r.seat] = (m.money[r.seat] || 0) + e.amount; r.mined += e.amount; }
-        else fx = function (b) { hitCells(e).forEach(function (c) { el("rect", {"class": "dig", x: b.m + c[0] * b.cell + 2, y: b.m + c[1] * b.cell + 2, width: b.cell - 4, height: b.cell - 4}, b.fx); });
-          var o = b.centre(r.x, r.y); el("text", {"class": "gain", x: o[0], y: o[1] - 14 - 10 * p}, b.fx).textContent = "+" + e.amount; };
+        else fx = function (b) {
+          var o = b.centre(r.x, r.y);
+          area(b, r.x, r.y, "dig", b.fx).setAttribute("opacity", 0.5 + 0.5 * Math.sin(p * Math.PI * 4));
+          hitCells(e).forEach(function (c, j) {
+            var q = (p * 3 + j / 9) % 1, s = pt(b, c);
+            el("circle", {"class": "ore", r: 2.5 * (1 - q) + 1, cx: s[0] + (o[0] - s[0]) * q, cy: s[1] + (o[1] - s[1]) * q}, b.fx);
+          });
+          el("text", {"class": "gain", x: o[0], y: o[1] - 18 - 12 * p}, b.fx).textContent = "+" + e.amount;
+        };
         break;
       case "armed": r.shield = false; r.armed = p > 0 ? e.weapon : null; break;
       case "shielded": r.armed = null; r.shield = true; r.deflect = e.deflect || null; break;
       case "missile": {
         r.armed = null;
         var flight = cheb([r.x, r.y], e.target) * T.timing.MISSILE_CELL_MS;
-        if (t < e.duration_ms) fx = function (b) {
-          var s = b.centre(r.x, r.y), g = b.centre(e.target[0], e.target[1]);
-          if (t < flight) { var q = t / flight; el("circle", {"class": "shot", r: 4, cx: s[0] + (g[0] - s[0]) * q, cy: s[1] + (g[1] - s[1]) * q}, b.fx); }
-          else el("circle", {"class": "blast", r: b.cell * (0.3 + 0.5 * clamp((t - flight) / T.timing.BLAST_MS)), cx: g[0], cy: g[1]}, b.fx);
-        };
+        if (t < e.duration_ms) fx = function (b) { missileFx(b, b.centre(r.x, r.y), pt(b, e.target), t, flight, T.timing.BLAST_MS); };
         break;
       }
       case "laser": {
         r.armed = null;
-        if (t < e.duration_ms) fx = function (b) {
-          var front = t / T.timing.LASER_CELL_MS;
-          e.segments.forEach(function (s) {
-            if (front <= 0) return;
-            var len = cheb(s[0], s[1]), q = len ? Math.min(1, front / len) : 1, a = b.centre(s[0][0], s[0][1]), z = b.centre(s[1][0], s[1][1]);
-            el("line", {"class": "beam", x1: a[0], y1: a[1], x2: a[0] + (z[0] - a[0]) * q, y2: a[1] + (z[1] - a[1]) * q}, b.fx);
-            front -= len;
-          });
+        if (t < e.duration_ms + GLOW_MS) fx = function (b) {
+          var over = t - e.duration_ms, tip = beamFx(b, e.segments, t / T.timing.LASER_CELL_MS, over > 0 ? 1 - over / GLOW_MS : 1, b.fx);
+          var s = pt(b, e.segments[0][0]);
+          if (over < 0) {
+            el("circle", {"class": "flash-core", r: 5 + 2 * Math.sin(t / 30), cx: s[0], cy: s[1]}, b.fx);
+            if (tip) el("circle", {"class": "flash-core", r: 4, cx: tip[0], cy: tip[1]}, b.fx);
+          }
         };
         break;
       }
       case "kamikaze": {
         var half = T.timing.KAMIKAZE_MS / 2;
-        if (t >= half && t < e.duration_ms) fx = function (b) { var c = b.centre(r.x, r.y); el("circle", {"class": "blast", r: b.cell * (0.5 + clamp((t - half) / half)), cx: c[0], cy: c[1]}, b.fx); };
+        if (t < e.duration_ms) fx = function (b) {
+          var c = b.centre(r.x, r.y);
+          if (t < half) { el("circle", {"class": "charge", r: 13 + 4 * Math.sin(t / 45), cx: c[0], cy: c[1]}, b.fx); return; }
+          var u = (t - half) / half;
+          area(b, Math.round(r.x), Math.round(r.y), "blast-area", b.fx).setAttribute("opacity", 1 - u);
+          blast(b, c, u, 1.5, b.fx);
+        };
         break;
       }
       case "destroyed":
         r.armed = null; r.shield = false; r.fade = 1 - p;
+        if (p < 0.6) fx = function (b) { blast(b, b.centre(r.x, r.y), p / 0.6, 0.55, b.fx); };
         if (p >= 1) {
           r.alive = false;
           hitCells(e).forEach(function (c) { m.helium[c[1] * T.w + c[0]] += c[2]; });
@@ -151,7 +218,7 @@
         break;
       case "absorbed": case "deflected":
         r.shield = false; r.deflect = null;
-        if (p < 1) fx = function (b) { var c = b.centre(r.x, r.y); el("circle", {"class": "flash", r: 12 + 10 * p, cx: c[0], cy: c[1]}, b.fx); };
+        if (p < 1) fx = function (b) { var c = b.centre(r.x, r.y); el("circle", {"class": "flash", r: 13 + 12 * p, cx: c[0], cy: c[1], opacity: 1 - p}, b.fx); };
         break;
     }
     return fx;
@@ -291,23 +358,133 @@
   function board() { return matchBoard(); }
   function hintsNow() { return planner.plan.length === 1 && planner.after ? planner.after : planner.hints; }
 
+  /* ---- Drawing planned orders: each action as the board will show it done ---- */
+  /* The path a move takes to `to`, read back from the engine's step counts (`reach`,
+     one character a cell): each step back goes to a cell one step nearer the robot,
+     the one closest to the straight line. A straight line when the count is unknown. */
+  function pathTo(b, reach, from, to) {
+    var at = function (c) { var ch = reach ? reach[c[1] * b.w + c[0]] : "."; return ch === "." || ch === undefined ? -1 : +ch; };
+    var d = at(to), pts = [to], cur = to;
+    if (d <= 0) return [from, to];
+    var lx = to[0] - from[0], ly = to[1] - from[1], len = Math.hypot(lx, ly) || 1;
+    while (d > 0) {
+      var best = null, bestOff = Infinity;
+      DIRS.forEach(function (k) {
+        var n = [cur[0] + DELTA[k][0], cur[1] + DELTA[k][1]];
+        if (n[0] < 0 || n[1] < 0 || n[0] >= b.w || n[1] >= b.h || at(n) !== d - 1) return;
+        var off = Math.abs((n[0] - from[0]) * ly - (n[1] - from[1]) * lx) / len;
+        if (off < bestOff - 1e-9) { best = n; bestOff = off; }
+      });
+      if (!best) return [from, to];
+      pts.unshift(best); cur = best; d -= 1;
+    }
+    return pts;
+  }
+  function facingTo(dx, dy) {
+    if (!dx && !dy) return null;
+    var a = (Math.atan2(dx, -dy) * 180 / Math.PI + 360) % 360;
+    return Math.round(a / 45) % 8 * 45;
+  }
+  var marks = {
+    path: function (b, pts, parent) {
+      if (pts.length < 2) return;
+      var c = pts.map(function (p) { return pt(b, p); });
+      el("polyline", {"class": "path", points: c.map(function (p) { return p.join(","); }).join(" ")}, parent);
+      c.slice(1, -1).forEach(function (p) { el("circle", {"class": "step", r: 2.6, cx: p[0], cy: p[1]}, parent); });
+      var z = c[c.length - 1];
+      el("circle", {"class": "origin", r: b.cell * 0.36, cx: c[0][0], cy: c[0][1]}, parent);
+      el("circle", {"class": "dest", r: b.cell * 0.42, cx: z[0], cy: z[1]}, parent);
+    },
+    laser: function (b, segments, parent) { beamFx(b, segments, Infinity, 1, parent, "plan-beam"); },
+    blast: function (b, x, y, parent) { area(b, x, y, "blast-area", parent); },
+    mine: function (b, x, y, parent) { area(b, x, y, "mine-area", parent); },
+    doomed: function (b, x, y, parent) {
+      var c = b.centre(x, y), k = b.cell * 0.3;
+      el("path", {"class": "doom", d: "M" + (c[0] - k) + " " + (c[1] - k) + "l" + 2 * k + " " + 2 * k + "m0 " + -2 * k + "l" + -2 * k + " " + 2 * k}, parent);
+    }
+  };
+  /* The missile's target cell is one cell, not an area: shrink the 3x3 box to it. */
+  function hitBox(b, x, y, parent) {
+    return el("rect", {"class": "hit-cell", x: b.m + x * b.cell + 2, y: b.m + y * b.cell + 2, width: b.cell - 4, height: b.cell - 4, rx: 4}, parent);
+  }
+  marks.missile = function (b, from, target, parent) {
+    var s = pt(b, from), g = pt(b, target), mx = (s[0] + g[0]) / 2, my = (s[1] + g[1]) / 2;
+    var dx = g[0] - s[0], dy = g[1] - s[1], bend = 0.18;
+    el("path", {"class": "traj", d: "M" + s.join(" ") + "Q" + (mx - dy * bend) + " " + (my + dx * bend) + " " + g.join(" ")}, parent);
+    hitBox(b, target[0], target[1], parent);
+    aim(b, g, parent);
+  };
+  /* Draw an action from the engine's own events (the first one, resolved on the board
+     the seat believes in): its path, shots and blasts; the model ends as it leaves it. */
+  function planFromEvents(b, m, a, events, parent) {
+    var r = m.robots[a.robot], pts = r ? [[r.x, r.y]] : [], T = {w: b.w, timing: {}};
+    events.forEach(function (e) {
+      var er = m.robots[e.robot];
+      if (e.type === "moved" && e.robot === a.robot) pts = pts.concat(e.path);
+      else if (e.type === "missile" && er) marks.missile(b, [er.x, er.y], e.target, parent);
+      else if (e.type === "laser") marks.laser(b, e.segments, parent);
+      else if (e.type === "kamikaze" && er) marks.blast(b, er.x, er.y, parent);
+      else if (e.type === "mined" && er) marks.mine(b, er.x, er.y, parent);
+      if (e.type === "destroyed" && er) { applyEvent(m, e, e.duration_ms + 1, T); er.alive = true; er.fade = 1; er.doomed = true; marks.doomed(b, er.x, er.y, parent); return; }
+      applyEvent(m, e, e.duration_ms + 1, T);
+    });
+    marks.path(b, pts, parent);
+  }
+  /* Draw an action from itself and its robot's hints (a second action, or a first one
+     whose engine answer has not come yet): the same marks, the model moved the same way. */
+  function planFromAction(b, m, a, h, parent) {
+    var r = m.robots[a.robot]; if (!r) return;
+    var from = [r.x, r.y];
+    r.active = true;
+    if (a.to) {
+      var pts = pathTo(b, h && h.reach, from, a.to), last = pts[pts.length - 2] || from;
+      marks.path(b, pts, parent);
+      var f = facingTo(a.to[0] - last[0], a.to[1] - last[1]);
+      if (f !== null) r.ang = f;
+      r.x = a.to[0]; r.y = a.to[1];
+    }
+    r.armed = null; r.shield = false; r.deflect = null;
+    if (a.type === "mine") marks.mine(b, r.x, r.y, parent);
+    else if (a.type === "arm_missile") r.armed = "missile";
+    else if (a.type === "arm_laser") r.armed = "laser";
+    else if (a.type === "shield") { r.shield = true; r.deflect = a.deflect || null; }
+    else if (a.type === "fire_missile" && a.target) {
+      marks.missile(b, [r.x, r.y], a.target, parent);
+      var fm = facingTo(a.target[0] - r.x, a.target[1] - r.y); if (fm !== null) r.ang = fm;
+    } else if (a.type === "fire_laser" && a.direction) {
+      var beam = h && h.laser && h.laser[a.direction], d = DELTA[a.direction], end = [r.x, r.y];
+      while (end[0] + d[0] >= 0 && end[1] + d[1] >= 0 && end[0] + d[0] < b.w && end[1] + d[1] < b.h) end = [end[0] + d[0], end[1] + d[1]];
+      marks.laser(b, beam ? beam.segments : [[[r.x, r.y], end]], parent);
+      r.ang = DIRS.indexOf(a.direction) * 45;
+      (beam ? beam.destroys : []).forEach(function (id) { var v = m.robots[id]; if (v) { v.doomed = true; marks.doomed(b, v.x, v.y, parent); } });
+    } else if (a.type === "kamikaze") { marks.blast(b, r.x, r.y, parent); r.doomed = true; }
+  }
+  function robotHints(id) {
+    var after = planner.after && planner.after.robots && planner.after.robots[id];
+    return after || (planner.hints && planner.hints.robots[id]) || null;
+  }
+  /* While a cell is pointed at or focused, the action it would make is drawn. */
+  function preview(rect) {
+    var b = board(), old = $(".pv", b.plan); if (old) old.remove();
+    if (!rect || !planner.robot || !planner.kind || !planner.model) return;
+    var c = [+rect.dataset.x, +rect.dataset.y], a = {robot: planner.robot, type: planner.kind};
+    var r = planner.model.robots[a.robot];
+    if (planner.kind === "fire_missile") a.target = c; else if (r && (c[0] !== r.x || c[1] !== r.y)) a.to = c;
+    planFromAction(b, copy(planner.model), a, robotHints(a.robot), el("g", {"class": "pv"}, b.plan));
+  }
+
   planner.show = function () {
     var b = board(), hl = b.hl, hints = hintsNow();
-    hl.textContent = "";
-    var m = copy(b.model);
-    if (planner.after && planner.after.first) {
-      planner.after.first.robots.forEach(function (r) { var mr = m.robots[r.id]; if (mr) { mr.x = r.x; mr.y = r.y; mr.alive = r.alive; mr.ang = DIRS.indexOf(r.facing) * 45; } });
-      planner.after.first.events.forEach(function (e) {
-        if (e.type !== "moved") return;
-        var pts = e.path.map(function (c) { return b.centre(c[0], c[1]).join(","); });
-        el("polyline", {"class": "path", points: pts.join(" ")}, hl);
-      });
-    }
+    hl.textContent = ""; if (b.plan) b.plan.textContent = "";
+    var m = copy(b.model), layer = b.plan || hl;
     planner.plan.forEach(function (a, i) {
-      var r = m.robots[a.robot]; if (!r) return;
-      b.els[a.robot].classList.add("planned");
-      if (i === 1 && a.to) { var s = b.centre(r.x, r.y), z = b.centre(a.to[0], a.to[1]); el("line", {"class": "path", x1: s[0], y1: s[1], x2: z[0], y2: z[1]}, hl); r.x = a.to[0]; r.y = a.to[1]; }
+      var first = i === 0 && planner.after && planner.after.first;
+      if (first) planFromEvents(b, m, a, first.events, layer);
+      else planFromAction(b, m, a, robotHints(a.robot), layer);
+      if (first) first.robots.forEach(function (r) { var mr = m.robots[r.id]; if (mr && !mr.doomed) { mr.x = r.x; mr.y = r.y; mr.alive = r.alive; mr.ang = DIRS.indexOf(r.facing) * 45; } });
+      if (b.els[a.robot]) b.els[a.robot].classList.add("planned");
     });
+    planner.model = m;
     b.draw(m, []);
     Object.keys(b.els).forEach(function (id) {
       var g = b.els[id];
@@ -333,6 +510,7 @@
         "class": c[2], tabindex: "0", role: "button", "data-x": c[0], "data-y": c[1],
         "aria-label": c[3] + " (" + c[0] + ", " + c[1] + "), helium " + b.model.helium[c[1] * b.w + c[0]]}, hl);
       el("title", {}, r).textContent = c[3] + " (" + c[0] + ", " + c[1] + ")";
+      r.addEventListener("mouseenter", function () { preview(r); }); r.addEventListener("focus", function () { preview(r); });
     });
     if (cells.length) help(cells.length + " cells are highlighted: click one, or Tab to it and press Enter. Escape goes back.");
   };
@@ -347,8 +525,8 @@
         var beam = h.laser[d], hit = beam.destroys.filter(function (id) { return id !== planner.robot; });
         if (hit.length) btn.textContent += " (destroys " + hit.join(", ") + ")";
         var preview = function () {
-          var b = board(); b.hl.querySelectorAll(".beam").forEach(function (x) { x.remove(); });
-          beam.segments.forEach(function (s) { var a = b.centre(s[0][0], s[0][1]), z = b.centre(s[1][0], s[1][1]); el("line", {"class": "beam", x1: a[0], y1: a[1], x2: z[0], y2: z[1]}, b.hl); });
+          var b = board(); b.hl.querySelectorAll(".beam, .beam-glow").forEach(function (x) { x.remove(); });
+          beamFx(b, beam.segments, Infinity, 1, b.hl, "plan-beam");
         };
         btn.addEventListener("mouseenter", preview); btn.addEventListener("focus", preview);
       }

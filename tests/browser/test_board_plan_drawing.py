@@ -1,0 +1,162 @@
+"""Planned orders drawn on the board as it will show them done: a missile armed,
+then fired (its trajectory from the robot, the target cell marked) with a second
+robot's move (its path from the robot to the chosen cell); then the shot animated
+with its flight and its explosion. Screenshots of the planned board and of the
+explosion, on a laptop and on a phone."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LAPTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def log_in_and_start(page: Page, base: str) -> None:
+    from game_factories import PASSWORD, UserFactory
+
+    from games import services
+
+    player = UserFactory(username="gunner")
+    match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["random"])
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Login:").fill("gunner")
+    page.get_by_label("Password:").fill(PASSWORD)
+    page.get_by_role("button", name="Sign In").click()
+    page.goto(f"{base}/matches/{match.pk}/")
+    expect(page.locator("#panel strong.your-move")).to_be_visible()
+
+
+def robot(page: Page, robot_id: str) -> Any:
+    return page.locator(f'#board-wrap svg.board g.rb[data-id="{robot_id}"]')
+
+
+def centre(page: Page, x: int, y: int) -> tuple[float, float]:
+    """The centre of cell (x, y) in the board's own units."""
+    svg = page.locator("#board-wrap svg.board")
+    cell, margin = int(svg.get_attribute("data-cell")), int(svg.get_attribute("data-margin"))
+    return margin + x * cell + cell / 2, margin + y * cell + cell / 2
+
+
+def at(page: Page, robot_id: str) -> tuple[int, int]:
+    g = robot(page, robot_id)
+    return int(g.get_attribute("data-x")), int(g.get_attribute("data-y"))
+
+
+def numbers(text: str) -> list[float]:
+    return [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", text)]
+
+
+def skip_animations(page: Page) -> None:
+    """Press Skip while it is enabled, in the page itself (an animation that ends
+    between a check and a click must not leave a click waiting on a disabled button)."""
+    skip = page.locator("#skip")
+    for _ in range(20):
+        page.evaluate(
+            "() => { const s = document.querySelector('#skip'); if (!s.disabled) s.click(); }"
+        )
+        if skip.is_disabled():
+            break
+        page.wait_for_timeout(100)
+    expect(skip).to_be_disabled()
+
+
+def shot(page: Page, folder: Path, name: str) -> None:
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def test_a_planned_missile_and_move_are_drawn_from_the_robots_and_the_shot_explodes(
+    live_server: Any, celery_worker: Any, page: Page, screenshot_dir: Path
+) -> None:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size(LAPTOP)
+    log_in_and_start(page, live_server.url)
+
+    # Turn 0: robot 1-5 arms its missile where it stands; the board shows it armed.
+    home = at(page, "1-5")
+    robot(page, "1-5").click()
+    page.get_by_role("button", name="Arm missile (2)").click()
+    page.locator(f'#board-wrap .hl rect[data-x="{home[0]}"][data-y="{home[1]}"]').click()
+    expect(page.locator("#plan-help")).to_contain_text("The board shows it done")
+    expect(robot(page, "1-5")).to_have_class(re.compile(r"\bam\b"))
+    page.get_by_role("button", name="Send orders").click()
+    expect(page.locator("#panel strong.your-move")).to_be_visible(timeout=30_000)
+    skip_animations(page)
+    expect(robot(page, "1-5")).to_have_class(re.compile(r"\bam\b"))
+
+    # Turn 2: 1-5 fires at a cell; pointing at a target previews the shot first.
+    robot(page, "1-5").click()
+    page.get_by_role("button", name="Fire missile").click()
+    targets = page.locator("#board-wrap .hl rect.tg")
+    expect(targets.first).to_be_visible()
+    target = targets.nth(targets.count() - 1)
+    target.hover()
+    expect(page.locator("#board-wrap .plan .pv path.traj")).to_have_count(1)
+    goal = (int(target.get_attribute("data-x")), int(target.get_attribute("data-y")))
+    target.click()
+    expect(page.locator("#plan-help")).to_contain_text("The board shows it done")
+    expect(page.get_by_text(f"Robot 1-5: fire missile at ({goal[0]}, {goal[1]}).")).to_be_visible()
+
+    trajectory = page.locator("#board-wrap .plan path.traj")
+    expect(trajectory).to_have_count(1)
+    d = numbers(trajectory.get_attribute("d"))
+    assert d[:2] == list(centre(page, *at(page, "1-5"))), d  # it leaves from the robot
+    assert d[-2:] == list(centre(page, *goal)), d  # and lands on the target
+    hit = page.locator("#board-wrap .plan rect.hit-cell")
+    expect(hit).to_have_count(1)
+    box = [float(hit.get_attribute(k)) for k in ("x", "y", "width", "height")]
+    gx, gy = centre(page, *goal)
+    assert box[0] < gx < box[0] + box[2] and box[1] < gy < box[1] + box[3]
+    expect(page.locator("#board-wrap .plan circle.aim")).to_have_count(1)
+    expect(robot(page, "1-5")).not_to_have_class(re.compile(r"\bam\b"))  # fired: no longer armed
+
+    # The second robot's move: a path from the robot, step by step, to the cell.
+    start = at(page, "1-4")
+    robot(page, "1-4").click()
+    page.get_by_role("button", name="Move (6)").click()
+    cells = page.locator("#board-wrap .hl rect")
+    expect(cells.first).to_be_visible()
+    far = cells.nth(cells.count() - 1)
+    to = (int(far.get_attribute("data-x")), int(far.get_attribute("data-y")))
+    far.click()
+    expect(page.get_by_text(f"Robot 1-4: move to ({to[0]}, {to[1]}).")).to_be_visible()
+    path = page.locator("#board-wrap .plan polyline.path")
+    expect(path).to_have_count(1)
+    points = numbers(path.get_attribute("points"))
+    assert points[:2] == list(centre(page, *start)), points
+    assert points[-2:] == list(centre(page, *to)), points
+    steps = [(points[i], points[i + 1]) for i in range(0, len(points), 2)]
+    cell = float(page.locator("#board-wrap svg.board").get_attribute("data-cell"))
+    # One king step at a time: no piece of the path skips a cell.
+    assert all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == cell for a, b in pairwise(steps)), steps
+    expect(page.locator("#board-wrap .plan circle.dest")).to_have_count(1)
+    shot(page, screenshot_dir, "board-planned-laptop")
+    page.set_viewport_size(PHONE)
+    shot(page, screenshot_dir, "board-planned-phone")
+    page.set_viewport_size(LAPTOP)
+
+    # Sent: the turn plays on the board, the missile flies and explodes on its target.
+    page.get_by_role("button", name="Send orders").click()
+    page.wait_for_function("() => document.querySelector('#board-wrap .fx .msl')", timeout=30_000)
+    shot(page, screenshot_dir, "board-missile-flight-laptop")
+    page.wait_for_function(
+        "() => document.querySelector('#board-wrap .fx .fireball')", timeout=30_000
+    )
+    shot(page, screenshot_dir, "board-missile-blast-laptop")
+    page.set_viewport_size(PHONE)
+    shot(page, screenshot_dir, "board-missile-blast-phone")
+    page.set_viewport_size(LAPTOP)
+    expect(page.locator("#panel strong.your-move")).to_be_visible(timeout=30_000)
+    skip_animations(page)
+    expect(robot(page, "1-4")).to_have_attribute("data-x", str(to[0]))
+    expect(page.locator("#history")).to_contain_text("Robot 1-5 fired a missile")
+    assert not errors, errors
