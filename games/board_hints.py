@@ -9,6 +9,10 @@ the player can know it (a hidden shield may still stop or turn it).
 The second action is planned on the board the first one leaves: `hints_after`
 resolves the first action with the engine on that believed board and computes the
 hints there, or returns the engine's error for the first action.
+
+Hints exist only for the seat to move, on the state of its own turn: the lasers are
+played by the engine, which refuses another seat's turn, and a highlighted cell on a
+board that is not the viewer's to play would promise an order it cannot send.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import copy
 from typing import Any
 
 import engine
+from engine.errors import OrdersError
 from engine.helium3 import api
 from engine.helium3.board import DIRECTIONS
 from engine.helium3.moves import action_kinds, missile_targets, reachable
@@ -25,6 +30,27 @@ from engine.helium3.resolve import Turn
 from engine.helium3.state import Robot, State
 
 MAX_REACH = max(MOVE_RANGE.values())
+
+
+def hints_due(view: dict[str, Any]) -> bool:
+    """True when the view is its viewer's own turn: a seat's view, of a match not
+    over, with that seat to move."""
+    viewer = view.get("viewer")
+    return viewer is not None and not view["over"] and view["to_move"] == viewer
+
+
+def _check_due(view: dict[str, Any]) -> int:
+    """The viewer's seat, or the engine's refusal when the view is not its turn."""
+    viewer = view.get("viewer")
+    if viewer is None:
+        raise OrdersError("not_your_turn", "A spectator has no turn to plan.")
+    if view["over"]:
+        raise OrdersError("match_over", "The match is over; no more orders are taken.")
+    if view["to_move"] != viewer:
+        raise OrdersError(
+            "not_your_turn", f"It is seat {view['to_move']}'s turn, not seat {viewer}'s."
+        )
+    return int(viewer)
 
 
 def believed_state(view: dict[str, Any]) -> dict[str, Any]:
@@ -107,9 +133,13 @@ def _hints_on(
 
 
 def hints_for(view: dict[str, Any]) -> dict[str, Any]:
-    """Hints for every living robot of the viewer's seat on the view's board."""
+    """Hints for every living robot of the viewer's seat on the view's board.
+
+    Raises the engine's OrdersError unless the view is the viewer's turn (hints_due).
+    """
+    seat = _check_due(view)
     state = State.from_json(believed_state(view))
-    return _hints_on(state, state, int(view["viewer"]))
+    return _hints_on(state, state, seat)
 
 
 def hints_after(view: dict[str, Any], first: Any) -> dict[str, Any]:
@@ -119,10 +149,10 @@ def hints_after(view: dict[str, Any], first: Any) -> dict[str, Any]:
     action, on its believed board) and where every robot stands afterwards, so the
     page can draw the board as the first action leaves it.
     """
-    seat = int(view["viewer"])
-    believed = believed_state(view)
-    orders = {"seat": seat, "turn": view["turn"], "actions": [first]}
     try:
+        seat = _check_due(view)
+        believed = believed_state(view)
+        orders = {"seat": seat, "turn": view["turn"], "actions": [first]}
         applied = engine.apply(believed, orders)
         action = parse_action(first, 0)
     except engine.EngineError as error:

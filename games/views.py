@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from engine import EngineError
 from games import selectors, services, viewers, views_home
 from games.board_orders import action_rows
 from games.errors import ServiceError
@@ -29,7 +30,7 @@ from games.forms import MatchCreateForm, NotificationSettingsForm, OrdersForm
 from games.models import Match, NotificationKind, Seat
 from games.services.rematch import match_rematch as match_rematch_create
 from games.viewers import Viewer
-from games.views_board import board_context, poll_token, viewer_of
+from games.views_board import board_context, engine_refusal, poll_token, viewer_of
 
 log = logging.getLogger(__name__)
 
@@ -247,7 +248,11 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         version.match.turn_number,
         version.standin,
     )
-    response = _detail(request, match, seat, None, 200, seats, version if same else None)
+    try:
+        response = _detail(request, match, seat, None, 200, seats, version if same else None)
+    except EngineError as error:  # a state the engine will not read: a 409, not a 500
+        log.exception("match %s: page refused by the engine", match_id)
+        return _refused(request, engine_refusal(error))
     if key is not None and same and response.status_code == 200:
         _page_to_cache(key, response)
     return response

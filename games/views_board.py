@@ -9,6 +9,7 @@ spectator's. Once the match is over the whole record is public.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -29,13 +30,16 @@ from django.views.decorators.http import require_GET
 
 import engine
 from engine.helium3 import timing
-from games import selectors, viewers
+from games import selectors, services, viewers
 from games.board import destroyed_robots, render_board
-from games.board_hints import hints_after, hints_for
+from games.board_hints import hints_after, hints_due, hints_for
 from games.board_history import describe_events
 from games.board_orders import action_rows
+from games.errors import Conflict, from_engine_error
 from games.forms import OrdersForm
 from games.models import Match, Resolution, Seat
+
+log = logging.getLogger(__name__)
 
 # A poll that finds many turns played since the last look animates the newest few.
 MOVIE_MAX_TURNS = 8
@@ -103,6 +107,24 @@ def clock_text(ms: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+def engine_refusal(error: engine.EngineError) -> Conflict:
+    """What a page or poll answers when the engine will not read the match's state:
+    the request was fine, the match is not in a state to draw (409, never a 500)."""
+    return Conflict(error.code, f"This match cannot be shown right now: {error.message}")
+
+
+def _hints_or_none(view: dict[str, Any], match_id: int) -> dict[str, Any] | None:
+    """The click hints of the viewer's turn. They are an aid: should the engine refuse
+    them, the page is drawn without (orders are still judged when sent)."""
+    try:
+        return hints_for(view)
+    except engine.EngineError:
+        log.exception(
+            "match %s turn %s: no hints for seat %s", match_id, view["turn"], view["viewer"]
+        )
+        return None
+
+
 def board_context(page: selectors.MatchPage) -> dict[str, Any]:
     """The board page's part of the match page context (also the poll's fragment)."""
     view = page.view
@@ -123,7 +145,9 @@ def board_context(page: selectors.MatchPage) -> dict[str, Any]:
     if cached is None:
         seat_label = f"seat {viewer}" if viewer is not None else "a spectator"
         caption = f"The moon at turn {view['turn']}, as {seat_label} sees it"
-        hints = hints_for(view) if viewer is not None and not view["over"] else None
+        # Only on the viewer's own turn: the state a player sees right after sending
+        # (or while the bots play) is another seat's turn, where no order of its fits.
+        hints = _hints_or_none(view, match.pk) if hints_due(view) else None
         cached = (str(render_board(view, caption=caption)), hints)
         cache.set(key, cached, BOARD_CACHE_SECONDS)
     context.update(
@@ -200,6 +224,8 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
     # The same rule as the page's, on the row just read (no second query for it).
     if not selectors.can_watch(version.match, viewer, version.seat, seat_known=True):
         raise PermissionDenied("This match is private to its players.")
+    if version.seat is not None and viewer.pk is not None:
+        services.seat_seen(match=version.match, user_id=viewer.pk)  # the player is here
     status, turn_number = version.match.status, version.match.turn_number
     turn_status = version.turn.status if version.turn is not None else None
     token = poll_token(status, turn_number, turn_status, version.standin)
@@ -208,6 +234,21 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
         response["Cache-Control"] = "no-store"
         return response
     match, seats, seat = _watching(request, match_id)
+    try:
+        response = _poll_answer(request, match, seats, seat)
+    except engine.EngineError as error:
+        # A stored state the engine will not read: the page keeps what it shows and
+        # asks again; the log has the reason.
+        log.exception("match %s: poll refused by the engine", match_id)
+        refused = engine_refusal(error)
+        response = HttpResponse(refused.message, status=refused.status, content_type="text/plain")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _poll_answer(
+    request: HttpRequest, match: Match, seats: list[Seat], seat: Seat | None
+) -> HttpResponse:
     page = selectors.match_page(match, seat, seats=seats)
     context = {"page": page, "match": match, "seat": seat, **board_context(page)}
     if page.my_move and page.view is not None:
@@ -221,9 +262,7 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
         context.update(movie_context(match, seat_number, first, last, with_end=True))
     elif page.view is not None and since != int(page.view["turn"]):
         context["board_swap"] = True
-    response = render(request, "games/_poll.html", context)
-    response["Cache-Control"] = "no-store"
-    return response
+    return render(request, "games/_poll.html", context)
 
 
 @require_GET
@@ -269,7 +308,11 @@ def match_hints(request: HttpRequest, match_id: int) -> JsonResponse:
         return _hint_error("not_your_turn", "It is not your turn.", 409)
     raw = request.GET.get("first")
     if raw is None:
-        return JsonResponse(hints_for(page.view))
+        try:
+            return JsonResponse(hints_for(page.view))
+        except engine.EngineError as error:
+            refused = from_engine_error(error)
+            return JsonResponse(refused.to_json(), status=refused.status)
     if len(raw) > MAX_HINT_QUERY:
         return _hint_error("bad_shape", "The planned action is too long.", 400)
     try:
