@@ -68,6 +68,7 @@ def site_env(database: str, queue: str) -> dict[str, str]:
         DEBUG="0",
         SECRET_KEY="bench-only-" + "x" * 50,
         ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
+        SITE_URL="http://127.0.0.1",
         SECURE_SSL_REDIRECT="0",
         SESSION_COOKIE_SECURE="0",
         CSRF_COOKIE_SECURE="0",
@@ -280,7 +281,8 @@ def purge_queue(env: dict[str, str]) -> None:
     import redis
 
     client = redis.Redis.from_url(env["CELERY_BROKER_URL"])
-    client.delete(env["CELERY_QUEUE"])
+    # And its email queue (settings: CELERY_QUEUE + "-email").
+    client.delete(env["CELERY_QUEUE"], env["CELERY_QUEUE"] + "-email")
     client.close()
 
 

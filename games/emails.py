@@ -9,26 +9,64 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Notification
 
+# Largest first: (seconds in the unit, its name).
+_UNITS = ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second"))
+
 
 def absolute(path: str) -> str:
+    """A link to the site as it runs (settings.SITE_URL: `make run`'s port in
+    development, the public address in production)."""
     return f"{settings.SITE_URL}{path}"
+
+
+def duration_words(seconds: float) -> str:
+    """A duration as people say it: "1 day", "15 minutes", "2 hours 30 minutes".
+
+    The largest unit and, when not zero, the next one below it; what is smaller is
+    dropped (rounded down: a time left never reads longer than it is).
+    """
+    if seconds < 0:
+        raise ValueError(f"a duration cannot be negative: {seconds}")
+    whole = int(seconds)
+    if whole == 0:
+        return "0 seconds"
+    parts = []
+    for index, (size, name) in enumerate(_UNITS):
+        count, whole = divmod(whole, size)
+        if count:
+            parts.append(f"{count} {name}{'' if count == 1 else 's'}")
+            if index + 1 < len(_UNITS):
+                size_below, name_below = _UNITS[index + 1]
+                below = whole // size_below
+                if below:
+                    parts.append(f"{below} {name_below}{'' if below == 1 else 's'}")
+            break
+    return " ".join(parts)
 
 
 def render_notification(row: Notification) -> EmailMultiAlternatives:
     from games.services.notifications import unsubscribe_token
 
     ctx: dict[str, Any] = dict(row.context)
-    deadline = ctx.get("deadline")
+    deadline = datetime.fromisoformat(ctx["deadline"]) if ctx.get("deadline") else None
+    left = (deadline - timezone.now()).total_seconds() if deadline else None
     context = {
         "user": row.user,
         "match": row.match,
         "kind": row.kind,
         "kind_label": row.get_kind_display(),
         "turn_number": row.turn_number,
-        "deadline": datetime.fromisoformat(deadline) if deadline else None,
+        "deadline": deadline,
+        # In whole minutes once there is one: the seconds are gone when it is read.
+        "time_left": duration_words(max(0.0, left if left < 60 else left - left % 60))
+        if left is not None
+        else "",
+        "turn_time": duration_words(row.match.turn_seconds),
+        "missed_limit": settings.MISSED_TURNS_BEFORE_BOT,
         "ctx": ctx,
         "match_url": absolute(reverse("games:match-detail", args=[row.match_id])),
         "settings_url": absolute(reverse("games:notification-settings")),

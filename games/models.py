@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 TURN_SECONDS_MIN = 60
 TURN_SECONDS_MAX = 3 * 24 * 3600
@@ -108,6 +109,9 @@ class Seat(models.Model):
     standin_bot = models.CharField(max_length=32, blank=True, default="")
     missed_in_row = models.PositiveSmallIntegerField(default=0)
     joined_at = models.DateTimeField(null=True, blank=True)
+    # When the seat's player last opened the match (its page or its poll): a
+    # "Your turn" email goes only to a player not seen since the turn began.
+    last_seen_at = models.DateTimeField(null=True, blank=True)
     # Driven through the bot API: taken with a token, or its last orders came with
     # one. Such a seat gets no email (a program reads none); its deadlines are the
     # same as everybody's.
@@ -270,13 +274,19 @@ class NotificationKind(models.TextChoices):
 
 
 class Notification(models.Model):
-    """One email about one event. The unique row is what makes it 'never twice'."""
+    """One email about one event. The unique row is what makes it 'never twice'.
+
+    Its life: pending (due at send_after) -> sending (claimed_at: a worker took it)
+    -> sent once the mail server took it; or skipped (switched off, or no longer
+    wanted: the player came back, the turn moved on); or failed after too many
+    attempts. A claim that went stale (the worker died) goes back to pending.
+    """
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
         SENDING = "sending", "Sending"
         SENT = "sent", "Sent"
-        SKIPPED = "skipped", "Skipped (switched off)"
+        SKIPPED = "skipped", "Skipped (switched off or no longer wanted)"
         FAILED = "failed", "Failed"
 
     user = models.ForeignKey(
@@ -289,6 +299,12 @@ class Notification(models.Model):
     context = models.JSONField(default=dict, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Not sent before this time ("Your turn" waits to see whether the player is there).
+    send_after = models.DateTimeField(default=timezone.now)
+    # When a send task was last queued for it: the sweep queues again after a grace.
+    queued_at = models.DateTimeField(null=True, blank=True)
+    # When a worker claimed it (status sending): a stale claim is sent again.
+    claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -298,7 +314,10 @@ class Notification(models.Model):
                 fields=["user", "match", "kind", "turn_number"], name="notification_once"
             ),
         ]
-        indexes = [models.Index(fields=["status", "created_at"])]
+        indexes = [
+            models.Index(fields=["status", "send_after"]),
+            models.Index(fields=["status", "claimed_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user_id} about match {self.match_id} turn {self.turn_number}"
@@ -318,6 +337,10 @@ class NotificationSettings(models.Model):
     seat_to_bot = models.BooleanField("Seat handed to a bot", default=True)
     match_started = models.BooleanField("Match started", default=True)
     match_over = models.BooleanField("Match over", default=True)
+
+    class Meta:
+        verbose_name = "notification settings"
+        verbose_name_plural = "notification settings"
 
     def __str__(self) -> str:
         return f"Notification settings of {self.user_id}"

@@ -19,7 +19,9 @@ def turn_resolve_task(match_id: int, number: int) -> bool:
 
 @shared_task(name="games.tasks.notification_send_task")
 def notification_send_task(notification_id: int) -> bool:
-    # A failed send leaves the row pending; the sweeper queues it again later.
+    # On the email queue (settings.CELERY_TASK_ROUTES), so emails never delay a turn.
+    # A failed send leaves the row pending, a killed one leaves it claimed; the
+    # sweeper queues either again later.
     return services.notification_send(notification_id=notification_id)
 
 
@@ -31,4 +33,5 @@ def clock_sweep_task() -> dict[str, int]:
         "warned": report.warned,
         "requeued_turns": report.requeued_turns,
         "requeued_emails": report.requeued_emails,
+        "stale_emails": report.stale_emails,
     }

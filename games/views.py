@@ -232,6 +232,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     version = selectors.match_page_version(match_id, viewer)
     if version is None:
         raise Http404("No such match.")
+    if version.seat is not None and viewer.pk is not None:
+        services.seat_seen(match=version.match, user_id=viewer.pk)  # even on a cache hit
     key = _page_key(request, version, viewer)
     if key is not None:
         cached = _page_from_cache(request, key)
@@ -365,17 +367,19 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """One click from an email switches that kind of email off.
-
-    Switching a kind off is idempotent and undone on the settings page, so a
-    plain GET may do it; the page says what happened and links to the settings.
-    """
+    """The link in every email. Opening it (GET) changes nothing, as link-checking
+    mail filters open links too: the page says what would be switched off and asks
+    with one button. The button's POST, or a mail client's RFC 8058 one-click POST
+    (List-Unsubscribe-Post), switches that kind of email off at once; that is
+    idempotent and undone on the settings page. A bad token: a 400 page."""
     try:
-        user, kind = services.notification_unsubscribe(token=token)
+        if request.method == "POST":
+            user, kind = services.notification_unsubscribe(token=token)
+        else:
+            user, kind = services.unsubscribe_token_read(token=token)
     except ServiceError as error:
         return _refused(request, error)
-    return render(
-        request,
-        "games/unsubscribed.html",
-        {"kind_label": NotificationKind(kind).label, "unsubscribed_user": user},
-    )
+    context = {"kind_label": NotificationKind(kind).label, "unsubscribed_user": user}
+    if request.method == "POST":
+        return render(request, "games/unsubscribed.html", context)
+    return render(request, "games/unsubscribe_confirm.html", context)

@@ -87,8 +87,19 @@ ALLOWED_HOSTS = env.list(
     "ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"] if DEBUG else []
 )
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
-# Absolute base for links in emails (no trailing slash).
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# The port `make run` serves on (Makefile, Procfile.dev).
+HELIUM3_PORT = env_int("HELIUM3_PORT", 8000, minimum=1)
+if HELIUM3_PORT > 65535:
+    raise ImproperlyConfigured(f"HELIUM3_PORT must be a TCP port (1-65535), got {HELIUM3_PORT}.")
+# Absolute base for links in emails (no trailing slash): the site as it runs. In
+# development that is `make run`'s server; in production nothing can guess it.
+SITE_URL = env.str("SITE_URL", default="").strip().rstrip("/")
+if not SITE_URL:
+    if not DEBUG:
+        raise ImproperlyConfigured("SITE_URL must be set when DEBUG is off (links in emails).")
+    SITE_URL = f"http://127.0.0.1:{HELIUM3_PORT}"
+if not SITE_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r} must start with http:// or https://.")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -138,6 +149,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.your_move",
             ],
         },
     },
@@ -251,6 +263,18 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = str(VAR_DIR / "mail")
 EMAIL_TIMEOUT = _positive_int("EMAIL_TIMEOUT", 20)
+# "Your turn" waits this long, or this fraction of a shorter turn time, whichever is
+# less; it goes out only if the turn is still open and the player has not opened
+# the match since the turn began (a player watching the page gets none).
+YOUR_TURN_EMAIL_AFTER_SECONDS = env_int("YOUR_TURN_EMAIL_AFTER_SECONDS", 300, minimum=0)
+YOUR_TURN_EMAIL_TURN_FRACTION = env_float("YOUR_TURN_EMAIL_TURN_FRACTION", 0.25, minimum=0)
+if YOUR_TURN_EMAIL_TURN_FRACTION > 1:
+    raise ImproperlyConfigured("YOUR_TURN_EMAIL_TURN_FRACTION must be between 0 and 1.")
+# A claimed email (status sending) not sent after this long was lost with its worker:
+# the clock sweep queues it again. Longer than a send may take.
+EMAIL_CLAIM_STALE_SECONDS = _positive_int("EMAIL_CLAIM_STALE_SECONDS", 300)
+if EMAIL_CLAIM_STALE_SECONDS <= EMAIL_TIMEOUT:
+    raise ImproperlyConfigured("EMAIL_CLAIM_STALE_SECONDS must be longer than EMAIL_TIMEOUT.")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Helium 3 <noreply@localhost>")
 SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 
@@ -278,6 +302,21 @@ else:
 # One queue name for web and workers; a benchmark or a second site on the same Redis
 # database gives its own so that their workers never take each other's tasks.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+# Emails have a queue of their own, so that a slow mail server or a burst of emails
+# never delays a turn. A worker started without -Q consumes both queues; production
+# may run separate workers (`-Q celery` and `-Q email`, README).
+EMAIL_TASK_QUEUE = env.str(
+    "CELERY_EMAIL_QUEUE",
+    default="email"
+    if CELERY_TASK_DEFAULT_QUEUE == "celery"
+    else f"{CELERY_TASK_DEFAULT_QUEUE}-email",
+)
+if EMAIL_TASK_QUEUE == CELERY_TASK_DEFAULT_QUEUE:
+    raise ImproperlyConfigured("CELERY_EMAIL_QUEUE must differ from CELERY_QUEUE.")
+CELERY_TASK_QUEUES = {
+    name: {"routing_key": name} for name in (CELERY_TASK_DEFAULT_QUEUE, EMAIL_TASK_QUEUE)
+}
+CELERY_TASK_ROUTES = {"games.tasks.notification_send_task": {"queue": EMAIL_TASK_QUEUE}}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 # Acknowledge a task after it ran (a worker killed mid-task gets it again); the

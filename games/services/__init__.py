@@ -27,7 +27,9 @@ from games.services.notifications import (
     notification_settings_update,
     notification_unsubscribe,
     notify,
+    seat_seen,
     unsubscribe_token,
+    unsubscribe_token_read,
 )
 from games.services.turns import orders_submit, turn_resolve
 
@@ -50,9 +52,11 @@ __all__ = [
     "seat_leave",
     "seat_numbers",
     "seat_reclaim",
+    "seat_seen",
     "seat_replace_with_bot",
     "turn_pass_now",
     "turn_pass_on_deadline",
     "turn_resolve",
     "unsubscribe_token",
+    "unsubscribe_token_read",
 ]

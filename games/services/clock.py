@@ -3,7 +3,9 @@
 A sweep passes every waiting turn whose deadline is over (each exactly once: the
 pass claims the turn with a conditional update), sends the quarter-left warnings,
 hands a seat to a built-in bot after too many misses in a row, and queues again
-any accepted turn or email the worker has not handled within a grace period.
+any accepted turn or email the worker has not handled within a grace period. It
+also queues each email whose time has come ("Your turn" waits a while) and puts
+back an email whose worker died between claiming it and sending it.
 """
 
 from __future__ import annotations
@@ -17,8 +19,12 @@ from django.utils import timezone
 
 from games.errors import Conflict
 from games.faults import fault_point
-from games.models import Match, Notification, NotificationKind, Orders, Seat, Turn, pass_orders
-from games.services.notifications import notify
+from games.models import Match, NotificationKind, Orders, Seat, Turn, pass_orders
+from games.services.notifications import (
+    notifications_queue_due,
+    notifications_requeue_stale,
+    notify,
+)
 from games.services.turns import orders_accept, queue_resolution
 
 SWEEP_BATCH = 500
@@ -29,7 +35,8 @@ class SweepReport:
     passed: int = 0
     warned: int = 0
     requeued_turns: int = 0
-    requeued_emails: int = 0
+    requeued_emails: int = 0  # emails queued: due ones and lost ones
+    stale_emails: int = 0  # claims whose worker died, put back to pending
 
 
 def clock_sweep(*, now: datetime | None = None) -> SweepReport:
@@ -64,18 +71,19 @@ def clock_sweep(*, now: datetime | None = None) -> SweepReport:
     )
     for match_id, number in stuck:
         queue_resolution(match_id, number)
-    unsent = list(
-        Notification.objects.filter(
-            status=Notification.Status.PENDING, created_at__lte=grace
-        ).values_list("pk", flat=True)[:SWEEP_BATCH]
+    # Emails: claims whose worker died go back to pending; then every pending email
+    # that is due ("Your turn" a while after its turn began) and not queued within
+    # the grace period is queued.
+    stale = notifications_requeue_stale(now=now, limit=SWEEP_BATCH)
+    queued = notifications_queue_due(
+        now=now, grace=timedelta(seconds=settings.RESOLVE_GRACE_SECONDS), limit=SWEEP_BATCH
     )
-    if unsent:
-        from games.tasks import notification_send_task
-
-        for pk in unsent:
-            notification_send_task.delay(pk)
     return SweepReport(
-        passed=passed, warned=warned, requeued_turns=len(stuck), requeued_emails=len(unsent)
+        passed=passed,
+        warned=warned,
+        requeued_turns=len(stuck),
+        requeued_emails=queued,
+        stale_emails=stale,
     )
 
 

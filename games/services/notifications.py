@@ -1,31 +1,53 @@
 """Email notifications: one row per (user, match, kind, turn), sent by the worker.
 
-The unique row is what makes an email go out at most once; the sender claims the
-row with a conditional update before sending. Bots have no user and get nothing;
-a kind the user switched off is never created, and is skipped if it was switched
-off after the row was made. A seat driven through the bot API gets none either.
+The unique row is what makes an email go out at most once per event; the sender
+claims the row with a conditional update before sending and marks it sent only
+after the mail server took it. A claim whose worker died goes back to pending
+(clock sweep, notification_requeue_stale), so no email is lost; an email is sent
+twice only if a worker dies between the server taking it and the row's update.
+Bots have no user and get nothing; a kind the user switched off is never created,
+and is skipped if it was switched off after the row was made. A seat driven
+through the bot API gets none either.
+
+"Your turn" is for a player who is away: its row is due a while after the turn
+began (your_turn_delay) and the clock sweep queues it then; it is sent only if
+the turn is still that player's and the player has not opened the match since
+the turn began (seat_seen records every look at the page and its poll).
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core import signing
+from django.core.cache import caches
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from games.errors import ServiceError
 from games.faults import fault_point
-from games.models import Match, Notification, NotificationKind, NotificationSettings, Seat
+from games.models import (
+    Match,
+    Notification,
+    NotificationKind,
+    NotificationSettings,
+    Seat,
+    Turn,
+)
 
 log = logging.getLogger(__name__)
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
 MAX_SEND_ATTEMPTS = 5
+# A player's looks at a match are written at most once a turn per this many
+# seconds and web process (the page and its poll are the most requested URLs).
+SEEN_WRITE_SECONDS = 30
 
 
 def wants(user: User, kind: str) -> bool:
@@ -63,38 +85,95 @@ def notify(
     )
     if api:
         return None  # an API-driven seat: a program plays it and reads no email
+    now = timezone.now()
+    delay = your_turn_delay(match.turn_seconds) if kind == NotificationKind.YOUR_TURN else 0
     try:
         # The row is new nearly always: insert first (one query), look up on a clash.
         with transaction.atomic():
             row = Notification.objects.create(
-                user=user, match=match, kind=kind, turn_number=turn_number, context=context or {}
+                user=user,
+                match=match,
+                kind=kind,
+                turn_number=turn_number,
+                context=context or {},
+                send_after=now + timedelta(seconds=delay),
+                queued_at=None if delay else now,
             )
     except IntegrityError:
         return Notification.objects.get(user=user, match=match, kind=kind, turn_number=turn_number)
-    from games.tasks import notification_send_task
-
-    pk = row.pk
-    # robust: with the broker down the row stays pending; the sweep queues it.
-    transaction.on_commit(lambda: notification_send_task.delay(pk), robust=True)
+    if not delay:
+        pk = row.pk
+        # robust: with the broker down the row stays pending; the sweep queues it.
+        transaction.on_commit(lambda: _queue_send(pk), robust=True)
+    # A delayed row is queued by the clock sweep once it is due.
     return row
 
 
-def notification_send(*, notification_id: int) -> bool:
-    """Send one notification email. True if this call sent it."""
+def your_turn_delay(turn_seconds: int) -> float:
+    """Seconds after a turn began before its "Your turn" email may go: a few
+    minutes, or a fraction of a short turn time (settings.YOUR_TURN_EMAIL_*)."""
+    return min(
+        float(settings.YOUR_TURN_EMAIL_AFTER_SECONDS),
+        turn_seconds * settings.YOUR_TURN_EMAIL_TURN_FRACTION,
+    )
+
+
+def _queue_send(notification_id: int) -> None:
+    from games.tasks import notification_send_task
+
+    notification_send_task.delay(notification_id)
+
+
+def seat_seen(*, match: Match, user_id: int, now: datetime | None = None) -> None:
+    """The player opened the match (its page or its poll): remember when.
+
+    `match` needs pk, created_at and turn_number (the page's version row will do).
+    Only the first look in a turn matters to the "Your turn" email, so each web
+    process writes at most once a turn per SEEN_WRITE_SECONDS; the memo is in the
+    process's memory (the "pages" cache), so a look costs no query most times.
+    """
+    key = seen_memo_key(match, user_id)
+    memo = caches["pages"]
+    try:
+        if memo.get(key) is not None:
+            return
+    except Exception:  # a cache that fails is a miss
+        log.warning("seen memo unavailable", exc_info=True)
+    Seat.objects.filter(match_id=match.pk, user_id=user_id).update(
+        last_seen_at=now or timezone.now()
+    )
+    try:
+        memo.set(key, 1, SEEN_WRITE_SECONDS)
+    except Exception:
+        log.warning("seen memo unavailable", exc_info=True)
+
+
+def seen_memo_key(match: Match, user_id: int) -> str:
+    # created_at too: a match id that SQLite hands out again never meets the old memo.
+    born = int(match.created_at.timestamp() * 1e6) if match.created_at else 0
+    return f"seen:{match.pk}.{born}:{user_id}:{match.turn_number}"
+
+
+def notification_send(*, notification_id: int, now: datetime | None = None) -> bool:
+    """Send one notification email if it is due. True if this call sent it.
+
+    `now`: the time that decides whether it is due (tests; default: the clock).
+    """
     from games.emails import render_notification
 
     claimed = Notification.objects.filter(
-        pk=notification_id, status=Notification.Status.PENDING
-    ).update(status=Notification.Status.SENDING, attempts=F("attempts") + 1)
+        pk=notification_id,
+        status=Notification.Status.PENDING,
+        send_after__lte=now or timezone.now(),
+    ).update(
+        status=Notification.Status.SENDING,
+        claimed_at=timezone.now(),
+        attempts=F("attempts") + 1,
+    )
     if claimed != 1:
-        return False  # sent, skipped or being sent by another delivery
+        return False  # not due, sent, skipped or being sent by another delivery
     row = Notification.objects.select_related("user", "match").get(pk=notification_id)
-    if (
-        not row.user.email
-        or not row.user.is_active
-        or not wants(row.user, row.kind)
-        or Seat.objects.filter(match=row.match, user=row.user, api=True).exists()
-    ):
+    if not _still_wanted(row):
         Notification.objects.filter(pk=row.pk).update(status=Notification.Status.SKIPPED)
         return False
     message = render_notification(row)
@@ -107,13 +186,82 @@ def notification_send(*, notification_id: int) -> bool:
             if row.attempts >= MAX_SEND_ATTEMPTS
             else Notification.Status.PENDING
         )
-        Notification.objects.filter(pk=row.pk).update(status=status)
+        # Pending again, queued now as far as the sweep is concerned: it tries
+        # again after the grace period.
+        Notification.objects.filter(pk=row.pk).update(status=status, queued_at=timezone.now())
         raise
     fault_point("email_sent")
     Notification.objects.filter(pk=row.pk).update(
         status=Notification.Status.SENT, sent_at=timezone.now()
     )
     return True
+
+
+def _still_wanted(row: Notification) -> bool:
+    """Whether the email should still go, checked when it is sent."""
+    user = row.user
+    if not user.email or not user.is_active or not wants(user, row.kind):
+        return False
+    seat = Seat.objects.filter(match=row.match, user=user).first()
+    if seat is not None and seat.api:
+        return False  # the seat went to a program since the row was made
+    if row.kind != NotificationKind.YOUR_TURN:
+        return True
+    # "Your turn" only while the turn waits for this player, and only to a player
+    # who has not opened the match since it began: one who is there needs no email.
+    turn = Turn.objects.filter(
+        match=row.match, number=row.turn_number, status=Turn.Status.WAITING
+    ).first()
+    return (
+        row.match.status == Match.Status.RUNNING
+        and turn is not None
+        and seat is not None
+        and seat.number == turn.seat
+        and not seat.driver_bot
+        and (seat.last_seen_at is None or seat.last_seen_at < turn.started_at)
+    )
+
+
+def notifications_queue_due(*, now: datetime, grace: timedelta, limit: int) -> int:
+    """Queue the send of every pending email that is due and was not queued within
+    `grace` (never, for a delayed "Your turn"; a lost task, otherwise). How many."""
+    due = list(
+        Notification.objects.filter(status=Notification.Status.PENDING, send_after__lte=now)
+        .exclude(queued_at__gt=now - grace)
+        .values_list("pk", flat=True)[:limit]
+    )
+    if due:
+        Notification.objects.filter(pk__in=due).update(queued_at=now)
+        for pk in due:
+            _queue_send(pk)
+    return len(due)
+
+
+def notifications_requeue_stale(*, now: datetime, limit: int) -> int:
+    """Put back to pending every claim older than settings.EMAIL_CLAIM_STALE_SECONDS:
+    its worker died between the claim and the send (or before marking it sent).
+    The sweep's next pass, or this one's notifications_queue_due, sends it. How many."""
+    stale = now - timedelta(seconds=settings.EMAIL_CLAIM_STALE_SECONDS)
+    rows = list(
+        Notification.objects.filter(
+            status=Notification.Status.SENDING, claimed_at__lte=stale
+        ).values_list("pk", "attempts")[:limit]
+    )
+    requeued = 0
+    for pk, attempts in rows:
+        status = (
+            Notification.Status.FAILED
+            if attempts >= MAX_SEND_ATTEMPTS
+            else Notification.Status.PENDING
+        )
+        # Conditional: a worker that was only slow and marks it sent meanwhile wins.
+        changed = Notification.objects.filter(
+            pk=pk, status=Notification.Status.SENDING, claimed_at__lte=stale
+        ).update(status=status, queued_at=None)
+        if changed and status == Notification.Status.PENDING:
+            log.warning("email %s: its claim went stale; sending it again", pk)
+            requeued += 1
+    return requeued
 
 
 def notification_settings_update(*, user: User, **flags: bool) -> NotificationSettings:
@@ -132,8 +280,8 @@ def unsubscribe_token(*, user: User, kind: str) -> str:
     return signing.dumps({"u": user.pk, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
 
 
-def notification_unsubscribe(*, token: str) -> tuple[User, str]:
-    """Switch off the kind named in a signed unsubscribe token."""
+def unsubscribe_token_read(*, token: str) -> tuple[User, str]:
+    """The user and the kind a signed unsubscribe token names; changes nothing."""
     try:
         data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
         user_id, kind = data["u"], data["k"]
@@ -144,5 +292,11 @@ def notification_unsubscribe(*, token: str) -> tuple[User, str]:
     user = get_user_model().objects.filter(pk=user_id).first()
     if user is None:
         raise ServiceError("bad_token", "This unsubscribe link is not valid.")
+    return user, kind
+
+
+def notification_unsubscribe(*, token: str) -> tuple[User, str]:
+    """Switch off the kind named in a signed unsubscribe token."""
+    user, kind = unsubscribe_token_read(token=token)
     notification_settings_update(user=user, **{kind: False})
     return user, kind

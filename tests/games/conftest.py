@@ -48,7 +48,10 @@ def isolated_broker(tmp_path_factory: pytest.TempPathFactory, worker_id: str) ->
         )
         app.conf.broker_transport_options = options
     else:
-        app.conf.task_default_queue = f"helium3-tests-{worker_id}"
+        queue = f"helium3-tests-{worker_id}"
+        app.conf.task_default_queue = queue
+        app.conf.task_queues = {name: {"routing_key": name} for name in (queue, f"{queue}-email")}
+        app.conf.task_routes = {"games.tasks.notification_send_task": {"queue": f"{queue}-email"}}
 
 
 @pytest.fixture(scope="session")
@@ -78,8 +81,15 @@ def celery_worker(
     task_postrun.connect(close_connection, weak=False)
     with django_db_blocker.unblock():
         app.control.purge()
+        # Both queues, as every worker of the site: turns and emails.
+        queues = list(app.conf.task_queues)
         with start_worker(
-            app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=30
+            app,
+            pool="solo",
+            concurrency=1,
+            perform_ping_check=False,
+            shutdown_timeout=30,
+            queues=queues,
         ) as worker:
             app.helium3_tests_worker = worker
             try:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.test import Client
+from django.utils import timezone
 
 from games import services
 from games.models import Match, Notification, Turn
@@ -32,10 +33,11 @@ def drain(match: Match | None = None, *, emails: bool = True, limit: int = 1000)
             break
         resolved += 1
     if emails:
-        for pk in Notification.objects.filter(status=Notification.Status.PENDING).values_list(
-            "pk", flat=True
-        ):
-            services.notification_send(notification_id=pk)
+        # Also the emails still waiting for their time ("Your turn" waits a while to
+        # see whether the player is there): as if that time had come.
+        pending = Notification.objects.filter(status=Notification.Status.PENDING)
+        for pk, due in pending.values_list("pk", "send_after"):
+            services.notification_send(notification_id=pk, now=max(due, timezone.now()))
     if match is not None:
         match.refresh_from_db()
     return resolved

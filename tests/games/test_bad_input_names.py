@@ -139,7 +139,7 @@ def test_an_email_address_with_a_line_break_never_becomes_a_header(db, mailoutbo
     row = Notification.objects.filter(user=user).first()
     assert row is not None
     with pytest.raises((BadHeaderError, ValueError)):
-        services.notification_send(notification_id=row.pk)
+        services.notification_send(notification_id=row.pk, now=row.send_after)
     assert mailoutbox == []
     row.refresh_from_db()
     assert row.status == Notification.Status.PENDING and row.sent_at is None
@@ -168,7 +168,7 @@ def test_a_match_title_is_stored_on_one_line_without_control_characters(raw, sto
 
 def test_a_too_long_title_is_refused_by_the_form_and_creates_nothing(player):
     client = client_for(player)
-    data = {"seat_count": 2, "turn_seconds": 3600, "length_ms": 600_000, "title": "x" * 81}
+    data = {"seat_count": 2, "turn_seconds": 3600, "length_minutes": 10, "title": "x" * 81}
     response = client.post(reverse("games:match-create"), data)
     assert response.status_code == 400 and "at most 80 characters" in response.content.decode()
     assert not Match.objects.exists()
@@ -186,7 +186,7 @@ def test_hostile_match_titles_render_escaped_in_pages_and_emails_and_never_in_a_
     client = client_for(player)
     matches = []
     for title in HOSTILE_TITLES:
-        data = {"seat_count": 2, "turn_seconds": 3600, "length_ms": 2_000, "title": title}
+        data = {"seat_count": 2, "turn_seconds": 3600, "length_minutes": "0.04", "title": title}
         data["seat_2"] = "random"
         assert client.post(reverse("games:match-create"), data).status_code == 302
         matches.append(Match.objects.get(title=services.match_title_clean(title)))

@@ -1,11 +1,13 @@
 """Emails: plain and HTML, at most once per event, never to bots, never when
-switched off, each with a one-click unsubscribe link."""
+switched off, each with an unsubscribe link (a page with one button) and the
+RFC 8058 one-click header."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
@@ -29,7 +31,7 @@ def test_match_started_and_your_turn_emails_carry_the_deadline_a_link_and_both_f
     assert your_turn.to == [player.email]
     html = your_turn.alternatives[0][0]
     assert your_turn.alternatives[0][1] == "text/html"
-    link = f"http://127.0.0.1:8000/matches/{running_match.pk}/"
+    link = f"{settings.SITE_URL}/matches/{running_match.pk}/"
     assert link in your_turn.body and link in html
     assert "before" in your_turn.body  # the deadline
     assert "/unsubscribe/" in your_turn.body and "/unsubscribe/" in html
@@ -45,8 +47,8 @@ def test_the_same_event_is_never_emailed_twice(running_match, player, mailoutbox
     )
     assert row.pk == again.pk
     assert Notification.objects.filter(user=player, kind="your_turn", turn_number=0).count() == 1
-    assert services.notification_send(notification_id=row.pk) is True
-    assert services.notification_send(notification_id=row.pk) is False
+    assert services.notification_send(notification_id=row.pk, now=row.send_after) is True
+    assert services.notification_send(notification_id=row.pk, now=row.send_after) is False
     assert len(_sent("Your turn")) == 1
 
 
@@ -70,7 +72,7 @@ def test_a_kind_switched_off_is_not_sent(running_match, player, opponent, mailou
 def test_a_kind_switched_off_after_the_row_was_made_is_skipped(running_match, player, mailoutbox):
     row = Notification.objects.get(user=player, kind="your_turn", turn_number=0)
     services.notification_settings_update(user=player, your_turn=False)
-    assert services.notification_send(notification_id=row.pk) is False
+    assert services.notification_send(notification_id=row.pk, now=row.send_after) is False
     row.refresh_from_db()
     assert row.status == Notification.Status.SKIPPED
     assert not _sent("Your turn")
@@ -89,16 +91,35 @@ def test_the_match_over_email_tells_the_result(player, mailoutbox):
 
 
 def _unsubscribe_path(message: mail.EmailMessage) -> str:
-    return re.search(r"http://127\.0\.0\.1:8000(/unsubscribe/\S+/)", message.body).group(1)
+    site = re.escape(settings.SITE_URL)
+    return re.search(site + r"(/unsubscribe/\S+/)", message.body).group(1)
 
 
-def test_one_click_on_the_unsubscribe_link_switches_that_kind_off(
+def test_opening_the_unsubscribe_link_asks_with_one_button_and_changes_nothing(
     running_match, player, mailoutbox
 ):
     drain(running_match)
     [your_turn] = _sent("Your turn")
-    response = Client().get(_unsubscribe_path(your_turn))
+    path = _unsubscribe_path(your_turn)
+    assert path in your_turn.alternatives[0][0]
+    # A mail filter that follows every link in a message, as often as it likes.
+    for _ in range(2):
+        response = Client().get(path)
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert "“Your turn” emails" in page
+        assert page.count("<button") == 1 and '<form method="post">' in page
+    assert not NotificationSettings.objects.filter(user=player).exists()
+    [header] = re.findall(r"<(\S+)>", your_turn.extra_headers["List-Unsubscribe"])
+    assert header.endswith(path)
+
+
+def test_the_button_switches_only_that_kind_off(running_match, player, mailoutbox):
+    drain(running_match)
+    [your_turn] = _sent("Your turn")
+    response = Client(enforce_csrf_checks=True).post(_unsubscribe_path(your_turn))
     assert response.status_code == 200
+    assert "will no longer get “Your turn” emails" in response.content.decode()
     prefs = NotificationSettings.objects.get(user=player)
     assert prefs.your_turn is False
     assert prefs.match_over is True  # only that kind
@@ -109,21 +130,32 @@ def test_mail_clients_can_unsubscribe_with_one_post_and_no_csrf_token(
 ):
     drain(running_match)
     [your_turn] = _sent("Your turn")
+    assert your_turn.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     client = Client(enforce_csrf_checks=True)
-    response = client.post(_unsubscribe_path(your_turn), {"List-Unsubscribe": "One-Click"})
+    # RFC 8058: the body is exactly what List-Unsubscribe-Post says.
+    response = client.post(
+        _unsubscribe_path(your_turn),
+        "List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
     assert response.status_code == 200
     assert NotificationSettings.objects.get(user=player).your_turn is False
 
 
+@pytest.mark.parametrize("method", ["get", "post"])
 @pytest.mark.parametrize("token", ["garbage", "eyJ1IjoxLCJrIjoieW91cl90dXJuIn0:forged:sig"])
-def test_a_forged_unsubscribe_link_is_refused_and_changes_nothing(db, token):
-    response = Client().get(reverse("games:unsubscribe", args=[token]))
+def test_a_forged_unsubscribe_link_is_refused_and_changes_nothing(db, token, method):
+    response = getattr(Client(), method)(reverse("games:unsubscribe", args=[token]))
     assert response.status_code == 400
+    assert "This unsubscribe link is not valid." in response.content.decode()
     assert not NotificationSettings.objects.exists()
 
 
-def test_a_token_for_an_unknown_kind_is_refused(player):
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_token_for_an_unknown_kind_is_refused(player, method):
     from django.core import signing
 
     token = signing.dumps({"u": player.pk, "k": "spam"}, salt="games.unsubscribe")
-    assert Client().get(reverse("games:unsubscribe", args=[token])).status_code == 400
+    response = getattr(Client(), method)(reverse("games:unsubscribe", args=[token]))
+    assert response.status_code == 400
+    assert not NotificationSettings.objects.exists()

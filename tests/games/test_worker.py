@@ -38,14 +38,20 @@ def test_a_submitted_form_is_resolved_by_the_worker_and_the_next_player_is_email
         lambda: Resolution.objects.filter(match=running_match, turn_number=0).exists(),
         what="the worker to resolve turn 0",
     )
-    wait_for(lambda: _emails_to(opponent.email, "Your turn"), what="bob's your-turn email")
     running_match.refresh_from_db()
     assert (running_match.turn_number, running_match.to_move) == (1, 3)
+    # Bob has not opened the match: once the email is due the clock sweep queues it,
+    # on the email queue, and the worker sends it.
+    row = Notification.objects.filter(user=opponent, kind="your_turn", turn_number=1)
+    wait_for(row.exists, what="bob's your-turn email row")
+    assert row.get().status == "pending" and row.get().send_after > timezone.now()
+    row.update(send_after=timezone.now())  # the minutes have passed
+    services.clock_sweep()
+    wait_for(lambda: _emails_to(opponent.email, "Your turn"), what="bob's your-turn email")
     email = _emails_to(opponent.email, "Your turn")[0]
     assert f"/matches/{running_match.pk}/" in email.body
     assert email.alternatives and "/unsubscribe/" in email.alternatives[0][0]
     # The worker marks the row sent just after the email left: wait for that too.
-    row = Notification.objects.filter(user=opponent, kind="your_turn", turn_number=1)
     wait_for(lambda: row.get().status == "sent", what="the email's row to be marked sent")
 
 

@@ -74,10 +74,10 @@ def drain(match: Match) -> None:
         turn = Turn.objects.filter(match=match, status=Turn.Status.ACCEPTED).first()
         if turn is None or services.turn_resolve(match_id=match.pk, number=turn.number) is None:
             break
-    for pk in Notification.objects.filter(status=Notification.Status.PENDING).values_list(
-        "pk", flat=True
-    ):
-        services.notification_send(notification_id=pk)
+    pending = Notification.objects.filter(status=Notification.Status.PENDING)
+    # Also those still waiting for their time ("Your turn" waits a while): as if it came.
+    for pk, due in pending.values_list("pk", "send_after"):
+        services.notification_send(notification_id=pk, now=due)
     match.refresh_from_db()
 
 

@@ -257,7 +257,8 @@ def emails_of(user: Any) -> list[str]:
     )
     mail.outbox = []
     for row in rows:
-        services.notification_send(notification_id=row.pk)
+        # Also those still waiting for their time ("Your turn" waits a while).
+        services.notification_send(notification_id=row.pk, now=row.send_after)
     sent = []
     for message in mail.outbox:
         parts = [message.subject, message.body, *[str(a[0]) for a in message.alternatives]]
