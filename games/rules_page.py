@@ -62,29 +62,33 @@ def _cheb(a: tuple[int, int], b: tuple[int, int]) -> int:
 class Grid:
     """An n x n grid of cells, the robot in the middle."""
 
-    def __init__(self, radius: int) -> None:
+    def __init__(self, radius: int, cell: int = CELL) -> None:
         self.radius = radius
+        self.cell = cell
         self.n = 2 * radius + 1
         self.centre = (radius, radius)
         self.parts: list[str] = []
 
     def xy(self, cell: tuple[int, int]) -> tuple[float, float]:
-        return PAD + cell[0] * CELL + CELL / 2, PAD + cell[1] * CELL + CELL / 2
+        size = self.cell
+        return PAD + cell[0] * size + size / 2, PAD + cell[1] * size + size / 2
 
     def cells(self) -> list[tuple[int, int]]:
         return [(x, y) for y in range(self.n) for x in range(self.n)]
 
     def shade(self, cell: tuple[int, int], kind: str) -> None:
-        x, y = PAD + cell[0] * CELL, PAD + cell[1] * CELL
+        size = self.cell
+        x, y = PAD + cell[0] * size, PAD + cell[1] * size
         self.parts.append(
-            f'<rect class="{kind}" x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" '
+            f'<rect class="{kind}" x="{x + 1}" y="{y + 1}" width="{size - 2}" height="{size - 2}" '
             f'fill="{COLOURS[kind]}" rx="2"/>'
         )
 
     def label(self, cell: tuple[int, int], text: str) -> None:
         cx, cy = self.xy(cell)
         self.parts.append(
-            f'<text x="{cx}" y="{cy + 3}" font-size="8" text-anchor="middle" '
+            f'<text x="{cx}" y="{cy + self.cell * 0.11}" font-size="{self.cell * 0.3:.1f}" '
+            f'text-anchor="middle" font-weight="bold" '
             f'fill="{COLOURS["text"]}">{escape(text)}</text>'
         )
 
@@ -92,11 +96,11 @@ class Grid:
         cx, cy = self.xy(cell)
         if shield:
             self.parts.append(
-                f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.62}" fill="none" '
+                f'<circle cx="{cx}" cy="{cy}" r="{self.cell * 0.62}" fill="none" '
                 f'stroke="{COLOURS["shield"]}" stroke-width="2"/>'
             )
         self.parts.append(
-            f'<circle class="robot" cx="{cx}" cy="{cy}" r="{CELL * 0.34}" fill="{COLOURS["robot"]}"/>'
+            f'<circle class="robot" cx="{cx}" cy="{cy}" r="{self.cell * 0.34}" fill="{COLOURS["robot"]}"/>'
         )
 
     def beam(self, points: list[tuple[int, int]]) -> None:
@@ -107,10 +111,11 @@ class Grid:
         )
 
     def svg(self, label: str) -> SafeString:
-        size = self.n * CELL + 2 * PAD
+        step = self.cell
+        size = self.n * step + 2 * PAD
         lines = "".join(
-            f'<line x1="{PAD + i * CELL}" y1="{PAD}" x2="{PAD + i * CELL}" y2="{size - PAD}"/>'
-            f'<line x1="{PAD}" y1="{PAD + i * CELL}" x2="{size - PAD}" y2="{PAD + i * CELL}"/>'
+            f'<line x1="{PAD + i * step}" y1="{PAD}" x2="{PAD + i * step}" y2="{size - PAD}"/>'
+            f'<line x1="{PAD}" y1="{PAD + i * step}" x2="{size - PAD}" y2="{PAD + i * step}"/>'
             for i in range(self.n + 1)
         )
         # Every piece is built here from numbers and fixed words; the label is escaped.
@@ -164,7 +169,7 @@ def kamikaze_diagram(radius: int) -> SafeString:
 
 
 def mining_diagram() -> SafeString:
-    grid = Grid(1)
+    grid = Grid(1, cell=40)
     for cell in grid.cells():
         centre = cell == grid.centre
         grid.shade(cell, "reach")
@@ -177,7 +182,7 @@ def mining_diagram() -> SafeString:
 
 def deflect_diagram() -> SafeString:
     """A beam from the west meets a shield set to deflect north and turns."""
-    grid = Grid(3)
+    grid = Grid(3, cell=24)
     firer, shielded = (0, 5), (4, 5)
     grid.beam([firer, shielded, (4, 0)])
     grid.robot(firer)
@@ -190,7 +195,8 @@ def deflect_diagram() -> SafeString:
 def rules_context() -> dict[str, Any]:
     """Everything the rules page says with a number, read from the engine now."""
     ranges = dict(orders.MOVE_RANGE)
-    radius = max([*ranges.values(), orders.MISSILE_RANGE])
+    # One cell more than the longest reach, so that every reach shows its edge.
+    radius = max([*ranges.values(), orders.MISSILE_RANGE]) + 1
     state = engine.new_game(seed=0, seats=4)
     robots_per_seat = sum(1 for r in state["robots"] if r["seat"] == 1)
     moving = [a for a in orders.ACTION_TYPES if ranges[a] > 0]

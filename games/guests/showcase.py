@@ -24,7 +24,7 @@ from django.utils import timezone
 import engine
 from games.errors import ServiceError
 from games.guests.models import Showcase
-from games.models import TURN_SECONDS_MAX, Match, Resolution, Seat, Turn
+from games.models import Match, Resolution, Seat, Turn
 from games.services import orders_submit, seat_numbers
 from games.services.matches import match_start
 
@@ -34,6 +34,9 @@ SEATS = 4
 # The bots of seats 1..4, strongest first where the engine has them.
 SHOWCASE_BOTS = ("miner", "fighter", "miner", "fighter")
 TITLE = "Showcase: four bots at play"
+# The clock passes a turn nobody played for this long, so a showcase left alone for
+# hours (nobody watching) still runs out and the next visitor gets a fresh one.
+TURN_SECONDS = 15 * 60
 # How long a visit to the home page keeps the bots playing.
 WATCH_WINDOW = timedelta(minutes=15)
 _WATCH_SLACK = timedelta(minutes=1)
@@ -68,7 +71,7 @@ def house_bot(user: User | None) -> str | None:
 
 def _start(now: datetime) -> Match:
     match = Match.objects.create(
-        seat_count=SEATS, turn_seconds=TURN_SECONDS_MAX, public=True, title=TITLE
+        seat_count=SEATS, turn_seconds=TURN_SECONDS, public=True, title=TITLE
     )
     for number, bot in zip(seat_numbers(SEATS), _bot_names(), strict=True):
         user = _house_user(house_username(number, bot))

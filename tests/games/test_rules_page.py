@@ -36,7 +36,7 @@ def _cells_within(low: int, high: int, radius: int) -> int:
 
 def test_each_moving_action_shows_the_engines_range_in_words_and_on_its_diagram():
     html = _rules()
-    radius = max([*orders.MOVE_RANGE.values(), orders.MISSILE_RANGE])
+    radius = max([*orders.MOVE_RANGE.values(), orders.MISSILE_RANGE]) + 1
     moving = [a for a, r in orders.MOVE_RANGE.items() if r > 0]
     assert moving == ["move", "mine", "arm_missile", "arm_laser", "shield"]
     for action in moving:
@@ -50,7 +50,7 @@ def test_each_moving_action_shows_the_engines_range_in_words_and_on_its_diagram(
 
 def test_the_firing_actions_mining_and_the_deflect_have_their_diagrams():
     html = _rules()
-    radius = max([*orders.MOVE_RANGE.values(), orders.MISSILE_RANGE])
+    radius = max([*orders.MOVE_RANGE.values(), orders.MISSILE_RANGE]) + 1
     missile = _item(html, "fire_missile")
     assert f"1 to {orders.MISSILE_RANGE} steps" in missile
     assert missile.count('class="target"') == _cells_within(1, orders.MISSILE_RANGE, radius)
@@ -90,7 +90,7 @@ def test_changing_a_constant_in_the_engine_changes_the_page(monkeypatch):
     html = _rules()
     after = _item(html, "move")
     assert after != before and "(up to 3 steps)" in after
-    radius = max([*orders.MOVE_RANGE.values(), orders.MISSILE_RANGE])
+    radius = max([*orders.MOVE_RANGE.values(), orders.MISSILE_RANGE]) + 1
     assert after.count('class="reach"') == _cells_within(1, 3, radius)
     assert "1 to 5 steps" in html and ">444</text>" in html and "never less than 7 s" in html
 
