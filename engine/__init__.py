@@ -21,6 +21,7 @@ __all__ = [
     "ShapeError",
     "StateError",
     "apply",
+    "bot_description",
     "bot_names",
     "bot_orders",
     "events_view",
@@ -61,6 +62,11 @@ def events_view(
 
 def bot_names(ruleset: str = rulesets.DEFAULT) -> list[str]:
     return rulesets.get(ruleset).bot_names()
+
+
+def bot_description(name: str, ruleset: str = rulesets.DEFAULT) -> str:
+    """A few words on built-in bot `name` for a person choosing an opponent ("" if none)."""
+    return rulesets.get(ruleset).bot_description(name)
 
 
 def bot_orders(name: str, state: Any, seat: int) -> dict[str, Any]:

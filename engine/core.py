@@ -18,6 +18,10 @@ class Applied:
     turn_ms: int
 
 
+def _no_description(name: str) -> str:
+    return ""
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """What a ruleset module provides; `engine` dispatches on `state["ruleset"]`."""
@@ -29,3 +33,5 @@ class Ruleset:
     events_view: Callable[..., list[Event]]
     bot_names: Callable[[], list[str]]
     bot_orders: Callable[[str, Any, int], dict[str, Any]]
+    # A few words for a person choosing an opponent: how strong the bot is, how it plays.
+    bot_description: Callable[[str], str] = _no_description

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -28,8 +29,27 @@ ACTION_TYPES = list(helium3_orders.ACTION_TYPES)
 MAX_ACTIONS = 2
 
 
+# Battle lengths a person picks from (the field takes any length in between).
+LENGTH_PRESETS = [
+    (1, "1 min", "a skirmish, about 2 turns each for four players"),
+    (5, "5 min", "a short battle, about 10 turns each"),
+    (10, "10 min", "the standard battle, about 20 turns each"),
+    (30, "30 min", "a long campaign, about 60 turns each"),
+]
+LENGTH_MIN_MS = 1_000
+LENGTH_MAX_MS = 3_600_000
+MS_PER_MINUTE = 60_000
+
+
+def bot_label(name: str) -> str:
+    """A bot as a seat choice: its name and, when the engine has them, a few words
+    on its strength and play ("Bot: fighter — strongest; mines, shoots and shields")."""
+    description = engine.bot_description(name)
+    return f"Bot: {name} — {description}" if description else f"Bot: {name}"
+
+
 def _bot_choices(open_label: str) -> list[tuple[str, str]]:
-    return [("", open_label)] + [(name, f"Bot: {name}") for name in engine.bot_names()]
+    return [("", open_label)] + [(name, bot_label(name)) for name in engine.bot_names()]
 
 
 class MatchCreateForm(forms.Form):
@@ -40,17 +60,28 @@ class MatchCreateForm(forms.Form):
         help_text="Optional: a name for the match, shown in the lobby and in emails.",
     )
     seat_count = forms.TypedChoiceField(
-        label="Seats", choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=4
+        label="Seats",
+        choices=[(2, "2 players"), (3, "3 players"), (4, "4 players")],
+        coerce=int,
+        initial=4,
+        help_text="How many play, you included. Seats past this number are not used.",
     )
     turn_seconds = forms.TypedChoiceField(
-        label="Time per turn", choices=DEADLINE_PRESETS, coerce=int, initial=24 * 3600
+        label="Time per turn",
+        choices=DEADLINE_PRESETS,
+        coerce=int,
+        initial=24 * 3600,
+        help_text="How long each player has to send orders. A player who misses it "
+        "passes; after several misses a bot stands in.",
     )
-    length_ms = forms.IntegerField(
-        label="Battle length (ms)",
-        initial=600_000,
-        min_value=1_000,
-        max_value=3_600_000,
-        help_text="Battle time, the sum of the resolved turns' animation lengths.",
+    length_minutes = forms.DecimalField(
+        label="Battle length (minutes)",
+        initial=10,
+        widget=forms.NumberInput(
+            attrs={"step": "any", "min": "0.02", "max": "60", "list": "length-presets"}
+        ),
+        help_text="The battle clock: each turn adds the length of its animation "
+        "(a few seconds). The richest player when it runs out wins.",
     )
     public = forms.BooleanField(
         label="Public",
@@ -59,10 +90,19 @@ class MatchCreateForm(forms.Form):
         help_text="Anyone may watch a public match and find it in the archive. A private "
         "match is seen by its players only; others join it by its link.",
     )
-    seat_1 = forms.ChoiceField(label="First seat", required=False)
+    seat_1 = forms.ChoiceField(
+        label="First seat",
+        required=False,
+        help_text="Yours, or give it to a bot to watch a match of bots.",
+    )
     seat_2 = forms.ChoiceField(label="Second seat", required=False)
     seat_3 = forms.ChoiceField(label="Third seat", required=False)
-    seat_4 = forms.ChoiceField(label="Fourth seat", required=False)
+    seat_4 = forms.ChoiceField(
+        label="Fourth seat",
+        required=False,
+        help_text="An open seat waits for a person to join; the match starts when "
+        "every seat is taken.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -71,17 +111,32 @@ class MatchCreateForm(forms.Form):
         for name in ("seat_2", "seat_3", "seat_4"):
             self.fields[name].choices = choices  # type: ignore[attr-defined]
 
+    def clean_length_minutes(self) -> Decimal:
+        minutes: Decimal = self.cleaned_data["length_minutes"]
+        ms = minutes * MS_PER_MINUTE
+        if ms < LENGTH_MIN_MS:
+            raise forms.ValidationError("A battle lasts at least one second (0.02 minutes).")
+        if ms > LENGTH_MAX_MS:
+            raise forms.ValidationError("A battle lasts at most 60 minutes.")
+        return minutes
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if data.get("length_minutes") is not None:
+            data["length_ms"] = int(data["length_minutes"] * MS_PER_MINUTE)
         count = data.get("seat_count")
         if data.get("seat_1") and count:
             missing = [i for i in range(2, count + 1) if not data.get(f"seat_{i}")]
-            if missing:
-                raise forms.ValidationError(
+            for i in missing:
+                self.add_error(
+                    f"seat_{i}",
                     "To watch a match of bots, give every seat a bot; "
-                    "otherwise keep the first seat for yourself."
+                    "otherwise keep the first seat for yourself.",
                 )
         return data
+
+    def length_presets(self) -> list[tuple[int, str, str]]:
+        return LENGTH_PRESETS
 
     def bots(self) -> list[str]:
         """Bots for seats 2.. (the creator sits first), or for every seat (a bot match)."""
@@ -197,11 +252,24 @@ class OrdersForm(forms.Form):
             self.add_error(None, message)
 
 
+# When each email goes out, for the settings page (the rules are in games/services/notifications.py).
+NOTIFICATION_HELP = {
+    NotificationKind.YOUR_TURN: "Your move has waited a while and you have not opened "
+    "the match since it began.",
+    NotificationKind.DEADLINE_WARNING: "Your turn's deadline is near and your orders are not in.",
+    NotificationKind.SEAT_TO_BOT: "You missed turns in a row and a bot now plays your seat.",
+    NotificationKind.MATCH_STARTED: "Every seat of a match you joined is taken: it begins.",
+    NotificationKind.MATCH_OVER: "A match you play in has ended, with the result.",
+}
+
+
 class NotificationSettingsForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for kind, label in NotificationKind.choices:
-            self.fields[kind] = forms.BooleanField(label=f"Email me: {label}", required=False)
+            self.fields[kind] = forms.BooleanField(
+                label=label, required=False, help_text=NOTIFICATION_HELP.get(kind, "")
+            )
 
 
 class ApiTokenForm(forms.Form):

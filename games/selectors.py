@@ -101,6 +101,17 @@ def lobby_finished_matches(user: User) -> QuerySet[Match]:
     )
 
 
+def watch_matches() -> QuerySet[Match]:
+    """Public matches being played (or paused), the latest turns first: what anyone
+    may watch live, in the spectator's view."""
+    return (
+        Match.objects.filter(public=True, status__in=[Match.Status.RUNNING, Match.Status.PAUSED])
+        .defer("state", "initial_state", "record")
+        .prefetch_related("seats__user")
+        .order_by("-turn_number", "-created_at")[:LOBBY_LIMIT]
+    )
+
+
 def seat_of(match: Match, user: User | AnonymousUser) -> Seat | None:
     if not user.is_authenticated:
         return None

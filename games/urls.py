@@ -36,6 +36,8 @@ urlpatterns = [
         name="token-revoke",
     ),
     path("archive/", views_archive.archive_list, name="archive"),
+    path("watch/", views.watch, name="watch"),
+    path("bots/", views.bots, name="bots"),
     path("players/<str:username>/", views_archive.player_detail, name="player"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

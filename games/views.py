@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+import engine
 from engine import EngineError
 from games import selectors, services, viewers, views_home
 from games.board_orders import action_rows
@@ -102,6 +103,20 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "finished_matches": selectors.lobby_finished_matches(_user(request)),
         },
     )
+
+
+@require_GET
+def watch(request: HttpRequest) -> HttpResponse:
+    """Public matches being played, for anyone to watch."""
+    return render(request, "games/watch.html", {"matches": selectors.watch_matches()})
+
+
+@require_GET
+def bots(request: HttpRequest) -> HttpResponse:
+    """The built-in bots, strongest last as the engine lists them, and the way to
+    write one's own (the bot API)."""
+    listed = [{"name": n, "description": engine.bot_description(n)} for n in engine.bot_names()]
+    return render(request, "games/bots.html", {"bots": listed})
 
 
 @login_required

@@ -11,4 +11,5 @@ RULESET = Ruleset(
     events_view=api.events_view,
     bot_names=bots.names,
     bot_orders=bots.bot_orders,
+    bot_description=bots.description,
 )

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from games.forms import bot_label
+
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -39,12 +41,12 @@ def test_a_player_without_javascript_plays_with_the_plain_form(
     page.get_by_label("Login:").fill("plainform")
     page.get_by_label("Password:").fill(PASSWORD)
     page.get_by_role("button", name="Sign In").click()
-    page.get_by_role("link", name="New match").click()
+    page.get_by_role("link", name="Create a match").click()
     page.get_by_label("Seats").select_option("4")
     page.get_by_label("Time per turn").select_option(label="1 minute")
-    page.get_by_label("Battle length (ms)").fill("30000")
+    page.get_by_label("Battle length (minutes)").fill("0.5")
     for name in ("Second seat", "Third seat", "Fourth seat"):
-        page.get_by_label(name).select_option(label="Bot: random")
+        page.get_by_label(name).select_option(label=bot_label("random"))
     page.get_by_role("button", name=re.compile("Create")).click()
     expect(page.get_by_text("your move")).to_be_visible()
     expect(page.locator("#planner")).to_be_hidden()  # the board planner needs the script

@@ -12,6 +12,8 @@ from browser_support import settle_board
 from django.core import mail
 from playwright.sync_api import Page, expect
 
+from games.forms import bot_label
+
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "moon-dust-and-helium-3"
@@ -39,16 +41,16 @@ def sign_up(page: Page, base: str, username: str) -> None:
 
 def create_bot_match(page: Page, base: str, length_ms: int) -> None:
     page.goto(f"{base}/")
-    page.get_by_role("link", name="New match").click()
+    page.get_by_role("link", name="Create a match").click()
     page.get_by_label("Seats").select_option("4")
     page.get_by_label("Time per turn").select_option(label="1 minute")
-    page.get_by_label("Battle length (ms)").fill(str(length_ms))
+    page.get_by_label("Battle length (minutes)").fill(f"{length_ms / 60_000:g}")
     for name, bot in (
         ("Second seat", "fighter"),
         ("Third seat", "miner"),
         ("Fourth seat", "random"),
     ):
-        page.get_by_label(name).select_option(label=f"Bot: {bot}")
+        page.get_by_label(name).select_option(label=bot_label(bot))
     page.get_by_role("button", name=re.compile("Create")).click()
     expect(page.get_by_role("heading", name=re.compile(r"Match \d+"))).to_be_visible()
 

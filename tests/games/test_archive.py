@@ -296,7 +296,7 @@ def test_the_lobby_lists_another_players_private_finished_match_to_nobody_else(a
 
 @pytest.mark.parametrize(("checked", "public"), [({"public": "on"}, True), ({}, False)])
 def test_the_create_form_has_a_public_checkbox(player, checked, public):
-    data = {"seat_count": 2, "turn_seconds": 3600, "length_ms": 600_000, **checked}
+    data = {"seat_count": 2, "turn_seconds": 3600, "length_minutes": 10, **checked}
     client_for(player).post(reverse("games:match-create"), data)
     assert Match.objects.get().public is public
     assert client_for(player).get(reverse("games:match-create")).context["form"]["public"].initial

@@ -56,7 +56,7 @@ def test_absurd_match_ids_are_404(player, match_id):
 def test_garbage_create_input_is_a_400(player):
     response = client_for(player).post(
         reverse("games:match-create"),
-        {"seat_count": BIG, "turn_seconds": BIG, "length_ms": BIG, "seat_2": "\x00"},
+        {"seat_count": BIG, "turn_seconds": BIG, "length_minutes": BIG, "seat_2": "\x00"},
     )
     assert response.status_code == 400
     assert not Match.objects.exists()
@@ -300,7 +300,8 @@ create_posts = st.fixed_dictionaries(
     optional={
         "seat_count": st.sampled_from(["2", "4", "5", "0", BIG, ""]) | st.text(max_size=6),
         "turn_seconds": st.sampled_from(["60", "86400", "59", BIG]) | st.text(max_size=6),
-        "length_ms": st.sampled_from(["600000", "999", "3600001", BIG]) | st.text(max_size=8),
+        "length_minutes": st.sampled_from(["10", "0.01", "60.01", "NaN", BIG])
+        | st.text(max_size=8),
         **{
             f"seat_{i}": st.sampled_from(["", "random", "miner", "nobody"]) | st.text(max_size=8)
             for i in range(1, 6)

@@ -83,11 +83,12 @@ def test_the_match_page_costs_the_same_few_queries_however_many_turns_were_playe
 ):
     client = client_for(player)
     url = _url("match-detail", running_match)
-    # 7: with the write that records the player's look (at most once a turn).
-    with django_assert_max_num_queries(7):
+    # 8: with the write that records the player's look (at most once a turn) and the
+    # count of the player's matches waiting for their move (the navigation's badge).
+    with django_assert_max_num_queries(8):
         assert client.get(url).status_code == 200
     _play_turns(running_match, player, opponent, 20)
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(8):
         response = client.get(url)
     assert "Turn 19 · seat 3" in response.content.decode()
 

@@ -21,14 +21,14 @@ def test_the_create_form_offers_deadline_presets_from_a_minute_to_three_days(pla
     seconds = [value for value, _label in DEADLINE_PRESETS]
     assert seconds[0] == 60 and seconds[-1] == 3 * 24 * 3600
     assert form["turn_seconds"].initial == 24 * 3600
-    assert form["length_ms"].initial == 600_000
+    assert form["length_minutes"].initial == 10
     assert form["seat_count"].initial == 4
 
 
 def test_creating_a_match_with_open_seats_waits_for_players(player):
     response = client_for(player).post(
         reverse("games:match-create"),
-        {"seat_count": 3, "turn_seconds": 3600, "length_ms": 300_000, "seat_2": "random"},
+        {"seat_count": 3, "turn_seconds": 3600, "length_minutes": 5, "seat_2": "random"},
     )
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"].endswith(f"/matches/{match.pk}/")
@@ -50,13 +50,17 @@ def test_creating_a_match_with_open_seats_waits_for_players(player):
 @pytest.mark.parametrize(
     "data",
     [
-        {"seat_count": 5, "turn_seconds": 3600, "length_ms": 600_000},
-        {"seat_count": 1, "turn_seconds": 3600, "length_ms": 600_000},
-        {"seat_count": 2, "turn_seconds": 30, "length_ms": 600_000},
-        {"seat_count": 2, "turn_seconds": 3600, "length_ms": -5},
-        {"seat_count": 2, "turn_seconds": 3600, "length_ms": 600_000, "seat_2": "skynet"},
-        {"seat_count": 2, "turn_seconds": 3600, "length_ms": 600_000, "seat_1": "random"},
-        {"seat_count": "four", "turn_seconds": "soon", "length_ms": "long"},
+        {"seat_count": 5, "turn_seconds": 3600, "length_minutes": 10},
+        {"seat_count": 1, "turn_seconds": 3600, "length_minutes": 10},
+        {"seat_count": 2, "turn_seconds": 30, "length_minutes": 10},
+        {"seat_count": 2, "turn_seconds": 3600, "length_minutes": -5},
+        {"seat_count": 2, "turn_seconds": 3600, "length_minutes": "0.01"},
+        {"seat_count": 2, "turn_seconds": 3600, "length_minutes": "60.5"},
+        {"seat_count": 2, "turn_seconds": 3600, "length_minutes": "Infinity"},
+        {"seat_count": 2, "turn_seconds": 3600},
+        {"seat_count": 2, "turn_seconds": 3600, "length_minutes": 10, "seat_2": "skynet"},
+        {"seat_count": 2, "turn_seconds": 3600, "length_minutes": 10, "seat_1": "random"},
+        {"seat_count": "four", "turn_seconds": "soon", "length_minutes": "long"},
     ],
 )
 def test_bad_create_input_is_shown_on_the_form_and_creates_nothing(player, data):

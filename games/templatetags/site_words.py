@@ -1,0 +1,31 @@
+"""Numbers in words for the pages: "1 day", "15 minutes", not "86400 s"."""
+
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+
+_UNITS = [(86_400, "day"), (3_600, "hour"), (60, "minute"), (1, "second")]
+
+
+@register.filter
+def seconds_words(value: object) -> str:
+    """A whole number of seconds in its largest exact unit: 90 -> "90 seconds",
+    3600 -> "1 hour", 172800 -> "2 days"; anything else as it is."""
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        return str(value)
+    for size, unit in _UNITS:
+        if value % size == 0:
+            count = value // size
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    return str(value)  # unreachable: every int is a whole number of seconds
+
+
+@register.filter
+def minutes_words(ms: object) -> str:
+    """A battle length in milliseconds as minutes: 600000 -> "10 min", 90000 -> "1.5 min"."""
+    if not isinstance(ms, int) or isinstance(ms, bool) or ms < 0:
+        return str(ms)
+    minutes = ms / 60_000
+    return f"{minutes:.0f} min" if minutes == int(minutes) else f"{minutes:.2g} min"
