@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from game_factories import UserFactory
-from site_support import client_for
+from site_support import client_for, drain
 
 import engine
 from games import services
@@ -277,9 +277,12 @@ def test_a_real_match_played_to_its_end_shows_its_results(player):
     match = services.match_create(
         creator=player, seat_count=2, bots=["random"], length_ms=2000, turn_seconds=60
     )
-    from test_archive import _finish  # plays a match out through the services
-
-    _finish(match)
+    for _ in range(500):  # the player passes, the bot plays, until the clock runs out
+        drain(match, emails=False)
+        if match.status == Match.Status.FINISHED:
+            break
+        services.orders_submit(match_id=match.pk, user=player, turn=match.turn_number, actions=[])
+    assert match.status == Match.Status.FINISHED
     html = client_for(player).get(reverse("games:match-detail", args=[match.pk])).text
     decided = decided_by(match.state, {1: "alice", 3: "bot random"})
     assert decided in html
@@ -337,6 +340,42 @@ def test_a_rematch_with_other_people_seats_the_asker_and_leaves_their_seats_open
     new.refresh_from_db()
     assert new.status == Match.Status.RUNNING
     assert Seat.objects.get(match=new, user=player).number == 1
+
+
+def test_the_second_player_to_ask_joins_the_first_ones_rematch_and_it_starts(
+    money_win, player, opponent
+):
+    url = reverse("games:match-rematch", args=[money_win.pk])
+    first = client_for(opponent).post(url)
+    second = client_for(player).post(url)
+    assert second["Location"] == first["Location"]
+    new = Match.objects.exclude(pk=money_win.pk).get()
+    assert new.status == Match.Status.RUNNING
+    seats = {s.number: (s.user, s.bot) for s in new.seats.all()}
+    assert seats == {1: (player, ""), 2: (opponent, ""), 3: (None, "miner"), 4: (None, "random")}
+
+
+def test_asking_twice_gives_the_same_rematch(player):
+    state = final_state({1: 900, 3: 300}, {1: 1, 3: 2}, [1])
+    old = finished_match(state, {1: player, 3: "miner"})
+    client = client_for(player)
+    url = reverse("games:match-rematch", args=[old.pk])
+    assert client.post(url)["Location"] == client.post(url)["Location"]
+    assert Match.objects.count() == 2
+
+
+def test_a_match_made_before_the_old_one_ended_or_with_other_bots_is_no_rematch(money_win, player):
+    # Alice sits in both, and both have the old match's settings.
+    before = services.match_create(creator=player, seat_count=4, bots=["", "miner", "random"])
+    Match.objects.filter(pk=before.pk).update(turn_seconds=600, title="Friday night")
+    Match.objects.filter(pk=money_win.pk).update(finished_at=timezone.now())
+    other_bots = services.match_create(
+        creator=player, seat_count=4, turn_seconds=600, title="Friday night", bots=["", "fighter"]
+    )
+    response = client_for(player).post(reverse("games:match-rematch", args=[money_win.pk]))
+    new = Match.objects.exclude(pk__in=[money_win.pk, before.pk, other_bots.pk]).get()
+    assert response["Location"] == reverse("games:match-detail", args=[new.pk])
+    assert new.seats.get(number=1).user == player
 
 
 def test_the_page_says_what_a_rematch_does(money_win, player):
