@@ -35,6 +35,31 @@ from games.models import (
 )
 from games.services.tokens import tokens_revoke_by_staff
 
+# The admin's board: as wide as the match page's at most, never wider than the page.
+BOARD_STYLE = "width:640px;max-width:100%"
+JSON_LINE = 100
+
+
+def compact_json(value: Any, indent: int = 0) -> str:
+    """JSON a person can read and scroll: two-space indents, keys sorted, but a list
+    of numbers (a helium row), a record of plain values (a robot) or anything short
+    stays on one line."""
+    flat = json.dumps(value, sort_keys=True)
+    if not isinstance(value, (dict, list)) or not value:
+        return flat
+    items = value.values() if isinstance(value, dict) else value
+    plain = all(not isinstance(v, (dict, list)) for v in items)
+    if plain or len(flat) + indent <= JSON_LINE:
+        return flat
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        lines = [
+            f"{pad}{json.dumps(k)}: {compact_json(value[k], indent + 2)}" for k in sorted(value)
+        ]
+        return "{\n" + ",\n".join(lines) + "\n" + " " * indent + "}"
+    lines = [pad + compact_json(v, indent + 2) for v in value]
+    return "[\n" + ",\n".join(lines) + "\n" + " " * indent + "]"
+
 
 def _staff(request: HttpRequest) -> User:
     assert isinstance(request.user, User)
@@ -165,14 +190,19 @@ class MatchAdmin(admin.ModelAdmin):
     def board(self, obj: Match) -> str:
         if not obj.state:
             return "—"
-        # Staff see everything, shields included: the full state has the view's shape.
-        return render_board(obj.state)
+        # Staff see everything, shields included: the full state has the view's shape,
+        # drawn as nobody's seat. The SVG has only a viewBox: the box gives it a width.
+        svg = render_board({**obj.state, "viewer": None}, caption=f"Match {obj.pk}, full state")
+        return format_html('<div class="admin-board" style="{}">{}</div>', BOARD_STYLE, svg)
 
     @admin.display(description="Full state (JSON)")
     def full_state(self, obj: Match) -> str:
         if not obj.state:
             return "—"
-        return format_html("<pre>{}</pre>", json.dumps(obj.state, indent=1, sort_keys=True))
+        return format_html(
+            '<pre class="state-json" style="max-height:32em;overflow:auto;margin:0">{}</pre>',
+            compact_json(obj.state),
+        )
 
     @admin.action(description="Pause (keep the remaining deadline time)")
     def pause(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:

@@ -100,6 +100,9 @@ if not SITE_URL:
     SITE_URL = f"http://127.0.0.1:{HELIUM3_PORT}"
 if not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r} must start with http:// or https://.")
+# The site's name, as emails greet with it (the Sites row follows it and SITE_URL's
+# host on every migrate: games/apps.py).
+SITE_NAME = env.str("SITE_NAME", default="Helium 3").strip() or "Helium 3"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
