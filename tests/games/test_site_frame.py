@@ -173,7 +173,7 @@ def test_a_length_in_minutes_is_stored_in_milliseconds(player, minutes, ms):
 
 def _field_block(html: str, name: str) -> str:
     """The HTML of the form field that holds input or select `name`."""
-    for block in re.split(r'(?=<div class="field[ "])', html):
+    for block in re.split(r'(?=<div class="form-field[ "])', html):
         if f'name="{name}"' in block:
             return block
     raise AssertionError(f"no field {name}")
@@ -193,7 +193,7 @@ def test_a_bad_length_is_explained_beside_its_field_and_creates_nothing(player, 
     assert response.status_code == 400 and not Match.objects.exists()
     html = response.content.decode()
     block = _field_block(html, "length_minutes")
-    assert 'class="field invalid"' in block and message in block
+    assert 'class="form-field invalid"' in block and message in block
     assert f'value="{minutes}"' in block  # what was typed stays, to be corrected
     assert 'class="form-errors"' not in html
 
