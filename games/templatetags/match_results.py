@@ -39,6 +39,18 @@ class ResultRow:
     robots_lost: int | None
     mined: int | None
 
+    @property
+    def detail(self) -> str:
+        """The seat's robots and helium in a line: "Robots: 1 left, 3 destroyed,
+        4 lost · 20 helium mined" (a record not stored says less)."""
+        robots = [f"{self.robots_left} left"]
+        if self.robots_destroyed is not None:
+            robots.append(f"{self.robots_destroyed} destroyed")
+        if self.robots_lost is not None:
+            robots.append(f"{self.robots_lost} lost")
+        text = "Robots: " + ", ".join(robots)
+        return text if self.mined is None else f"{text} · {self.mined:,} helium mined"
+
 
 @dataclass(frozen=True)
 class Results:

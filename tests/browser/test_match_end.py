@@ -51,7 +51,6 @@ def test_a_player_reads_the_results_and_asks_for_a_rematch(
     )
     page.screenshot(path=str(screenshot_dir / "match-end-laptop.png"), full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
-    results.scroll_into_view_if_needed()
     page.screenshot(path=str(screenshot_dir / "match-end-phone.png"), full_page=True)
 
     page.get_by_role("button", name="Rematch").click()

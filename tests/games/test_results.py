@@ -219,9 +219,15 @@ def money_win(player: Any, opponent: Any) -> Match:
     )
 
 
-def _results_rows(html: str) -> list[str]:
+def _results_rows(html: str) -> list[list[str]]:
+    """The results table's rows, each cell as its text (tags out, spaces squeezed)."""
     table = html.split('<table class="results">', 1)[1].split("</table>", 1)[0]
-    return [row for row in table.split("<tr")[2:]]
+    body = table.split("<tbody>", 1)[1]
+    rows = []
+    for row in body.split("<tr")[1:]:
+        cells = [c.split("</td>")[0].split(">", 1)[1] for c in row.split("<td")[1:]]
+        rows.append([" ".join(re.sub(r"<[^>]*>", " ", c).split()) for c in cells])
+    return rows
 
 
 def test_the_finished_match_page_shows_places_money_robots_and_the_deciding_sentence(
@@ -232,17 +238,16 @@ def test_the_finished_match_page_shows_places_money_robots_and_the_deciding_sent
     assert "You came 3rd." in html
     assert "Seat 2 (bob) won on money: 1,240 to 980 when the battle clock ran out." in html
     rows = _results_rows(html)
-    assert len(rows) == 4
-    cells = [[c.split("</td>")[0] for c in row.split("<td")[1:]] for row in rows]
-    firsts = [re.sub(r"<[^>]*>", "", c[0].split(">", 1)[1]) for c in cells]
-    assert firsts == ["1st (winner)", "2nd", "3rd", "4th"]
-    # Place, player, money, left, destroyed, lost, mined.
-    assert "bob" in cells[0][1] and "(winner)" in cells[0][0]
-    assert [c.split(">", 1)[1] for c in cells[0][2:]] == ["1,240", "1", "3", "4", "20"]
-    assert "bot miner" in cells[1][1]
-    assert [c.split(">", 1)[1] for c in cells[1][2:]] == ["980", "4", "1", "1", "30"]
-    assert "alice" in cells[2][1] and "(you)" in cells[2][1]
-    assert [c.split(">", 1)[1] for c in cells[2][2:]] == ["300", "2", "0", "3", "10"]
+    assert rows == [
+        [
+            "1st (winner)",
+            "Seat 2 bob Robots: 1 left, 3 destroyed, 4 lost · 20 helium mined",
+            "1,240",
+        ],
+        ["2nd", "Seat 3 bot miner Robots: 4 left, 1 destroyed, 1 lost · 30 helium mined", "980"],
+        ["3rd", "Seat 1 alice (you) Robots: 2 left, 0 destroyed, 3 lost · 10 helium mined", "300"],
+        ["4th", "Seat 4 bot random Robots: 5 left, 0 destroyed, 0 lost · 40 helium mined", "50"],
+    ]
 
 
 def test_a_spectator_sees_the_results_without_a_rematch_button(money_win, spectator):
@@ -359,6 +364,9 @@ def test_asking_twice_gives_the_same_rematch(player):
     state = final_state({1: 900, 3: 300}, {1: 1, 3: 2}, [1])
     old = finished_match(state, {1: player, 3: "miner"})
     client = client_for(player)
+    page = client.get(reverse("games:match-detail", args=[old.pk])).text
+    assert "the same settings and bots, a new map, you in seat 1 again" in page
+    assert "It starts at once." in page
     url = reverse("games:match-rematch", args=[old.pk])
     assert client.post(url)["Location"] == client.post(url)["Location"]
     assert Match.objects.count() == 2
@@ -382,7 +390,7 @@ def test_the_page_says_what_a_rematch_does(money_win, player):
     html = client_for(player).get(reverse("games:match-detail", args=[money_win.pk])).text
     assert reverse("games:match-rematch", args=[money_win.pk]) in html
     assert "you in seat 1 again" in html
-    assert "The other players' seats (2) are left open" in html
+    assert "The other players' seats (2) stay open" in html
 
 
 def test_a_rematch_is_refused_to_a_non_player_with_a_message(money_win, spectator):
