@@ -425,7 +425,7 @@
       else if (e.type === "laser") marks.laser(b, e.segments, parent);
       else if (e.type === "kamikaze" && er) marks.blast(b, er.x, er.y, parent);
       else if (e.type === "mined" && er) marks.mine(b, er.x, er.y, parent);
-      if (e.type === "destroyed" && er) { applyEvent(m, e, e.duration_ms + 1, T); er.alive = true; er.fade = 1; er.doomed = true; marks.doomed(b, er.x, er.y, parent); return; }
+      if (e.type === "destroyed" && er) { applyEvent(m, e, e.duration_ms + 1, T); er.alive = true; er.fade = 1; er.doomed = true; return; }
       applyEvent(m, e, e.duration_ms + 1, T);
     });
     marks.path(b, pts, parent);
@@ -450,15 +450,25 @@
     else if (a.type === "shield") { r.shield = true; r.deflect = a.deflect || null; }
     else if (a.type === "fire_missile" && a.target) {
       marks.missile(b, [r.x, r.y], a.target, parent);
+      hitAt(m, [a.target], null);
       var fm = facingTo(a.target[0] - r.x, a.target[1] - r.y); if (fm !== null) r.ang = fm;
     } else if (a.type === "fire_laser" && a.direction) {
       var beam = h && h.laser && h.laser[a.direction], d = DELTA[a.direction], end = [r.x, r.y];
       while (end[0] + d[0] >= 0 && end[1] + d[1] >= 0 && end[0] + d[0] < b.w && end[1] + d[1] < b.h) end = [end[0] + d[0], end[1] + d[1]];
       marks.laser(b, beam ? beam.segments : [[[r.x, r.y], end]], parent);
       r.ang = DIRS.indexOf(a.direction) * 45;
-      (beam ? beam.destroys : []).forEach(function (id) { var v = m.robots[id]; if (v) { v.doomed = true; marks.doomed(b, v.x, v.y, parent); } });
-    } else if (a.type === "kamikaze") { marks.blast(b, r.x, r.y, parent); r.doomed = true; }
+      (beam ? beam.destroys : []).forEach(function (id) { var v = m.robots[id]; if (v) v.doomed = true; });
+    } else if (a.type === "kamikaze") { marks.blast(b, r.x, r.y, parent); hitAt(m, around(r.x, r.y), a.robot); r.doomed = true; }
   }
+  /* Robots a blast on `cells` destroys, as far as the seat knows: active, no shield it can see. */
+  function hitAt(m, cells, except) {
+    for (var id in m.robots) {
+      var v = m.robots[id];
+      if (id === except || !v.alive || !v.active || v.shield) continue;
+      if (cells.some(function (c) { return c[0] === v.x && c[1] === v.y; })) v.doomed = true;
+    }
+  }
+  function around(x, y) { var out = []; for (var dy = -1; dy <= 1; dy++) for (var dx = -1; dx <= 1; dx++) if (dx || dy) out.push([x + dx, y + dy]); return out; }
   function robotHints(id) {
     var after = planner.after && planner.after.robots && planner.after.robots[id];
     return after || (planner.hints && planner.hints.robots[id]) || null;
@@ -485,7 +495,8 @@
       if (b.els[a.robot]) b.els[a.robot].classList.add("planned");
     });
     planner.model = m;
-    b.draw(m, []);
+    // A robot the plan destroys is crossed out, over the robots (the effects' layer).
+    b.draw(m, [function (bd) { for (var id in m.robots) { var v = m.robots[id]; if (v.doomed && v.alive) marks.doomed(bd, v.x, v.y, bd.fx); } }]);
     Object.keys(b.els).forEach(function (id) {
       var g = b.els[id];
       g.classList.toggle("sel", id === planner.robot);
