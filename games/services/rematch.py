@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.errors import Conflict, NotAPlayer
+from games.guests.selectors import refuse_guest
 from games.models import Match, Seat
 from games.services.matches import match_start
 
@@ -33,6 +34,8 @@ def match_rematch(*, match_id: int, user: User) -> Match:
             raise NotAPlayer("not_a_player", "Only a player of this match can ask for a rematch.")
         if old.status != Match.Status.FINISHED:
             raise Conflict("not_finished", "A rematch is for a finished match.")
+        if not all(s.bot for s in seats if s.pk != mine.pk):
+            refuse_guest(user)  # a rematch with other people: guests play bots only
         now = timezone.now()
         asked = _rematch_asked(old, seats, user, mine.number, now)
         if asked is not None:

@@ -393,6 +393,21 @@ def test_the_page_says_what_a_rematch_does(money_win, player):
     assert "The other players' seats (2) stay open" in html
 
 
+def test_a_guest_gets_a_rematch_against_bots_but_not_one_with_other_people(money_win, player):
+    from games.guests.models import Guest
+
+    Guest.objects.create(user=player)
+    response = client_for(player).post(reverse("games:match-rematch", args=[money_win.pk]))
+    assert response.status_code == 403
+    assert "Guests play against bots only." in response.text
+    assert Match.objects.count() == 1
+    state = final_state({1: 900, 3: 300}, {1: 1, 3: 2}, [1])
+    bots_only = finished_match(state, {1: player, 3: "miner"})
+    response = client_for(player).post(reverse("games:match-rematch", args=[bots_only.pk]))
+    assert response.status_code == 302
+    assert Match.objects.count() == 3
+
+
 def test_a_rematch_is_refused_to_a_non_player_with_a_message(money_win, spectator):
     response = client_for(spectator).post(reverse("games:match-rematch", args=[money_win.pk]))
     assert response.status_code == 403
