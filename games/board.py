@@ -49,6 +49,7 @@ WEAPON_WORDS = {"missile": "missile armed", "laser": "laser armed"}
 #   robot, a white badge with its number, so seats differ by shape as well as colour.
 # - g-nose: the X-TRACT vehicle facing north (treads, a body in the seat's colour
 #   inherited from the <use>, a mining scoop at the front), rotated to its facing.
+# - g-wreck: what a destroyed robot leaves, a scorch and some debris (under helium).
 # - g-ring / g-dfl: a shield and its deflect arrow; g-bm / g-bl: the armed badges.
 # - g-moon / g-crt: the ground's light and its craters; g-h1..g-h4: helium's glow,
 #   wider and brighter for more helium; g-fire: an explosion's fireball.
@@ -78,12 +79,17 @@ _DEFS = (
     '<rect class="chs" x="-7" y="-10.5" width="14" height="20" rx="3.5"/>'
     '<path class="vent" d="M-4 7.5h8"/>'
     "</g>"
+    '<g id="g-wreck"><circle r="14" fill="url(#g-scorch)"/>'
+    '<path d="M-7 -3l5 2M3 -7l2 6M-3 5l7 -1M6 3l3 3" stroke="#9aa0a8" stroke-width="1.8" '
+    'stroke-linecap="round"/></g>'
     '<circle id="g-ring" r="15.5"/>'
     '<path id="g-dfl" d="M-2 -7.5V-12H-5.5L0 -18L5.5 -12H2V-7.5Z"/>'
     '<g id="g-bm"><circle cx="11" cy="-11" r="6"/><text x="11" y="-8.2">M</text></g>'
     '<g id="g-bl"><circle cx="11" cy="-11" r="6"/><text x="11" y="-8.2">L</text></g>'
     '<radialGradient id="g-shd"><stop offset=".6" stop-color="#000" stop-opacity=".6"/>'
     '<stop offset="1" stop-color="#000" stop-opacity="0"/></radialGradient>'
+    '<radialGradient id="g-scorch"><stop offset=".3" stop-color="#0b0c0e" stop-opacity=".7"/>'
+    '<stop offset="1" stop-color="#0b0c0e" stop-opacity="0"/></radialGradient>'
     '<radialGradient id="g-moon" cx=".3" cy=".25" r=".95">'
     '<stop offset="0" stop-color="#60666f"/><stop offset=".6" stop-color="#42464e"/>'
     '<stop offset="1" stop-color="#272a30"/></radialGradient>'
@@ -229,6 +235,11 @@ def _robot(robot: dict[str, Any], viewer: int | None) -> str:
     )
 
 
+def _wreck(robot: dict[str, Any]) -> str:
+    cx, cy = cell_origin(int(robot["x"]), int(robot["y"]))
+    return f'<use href="#g-wreck" transform="translate({cx + CELL // 2} {cy + CELL // 2})"/>'
+
+
 def axis_labels(size: int) -> range:
     """The rows or columns that get a coordinate label: every AXIS_STEP-th one."""
     return range(0, size, AXIS_STEP)
@@ -277,7 +288,9 @@ def render_board(view: dict[str, Any], *, caption: str = "") -> SafeString:
         f'height="{height * CELL}"/>',
         f'<rect class="craters" x="{MARGIN}" y="{MARGIN}" width="{width * CELL}" '
         f'height="{height * CELL}"/>',
-        '<g class="he">',
+        '<g class="wrecks" aria-hidden="true">',
+        *(_wreck(r) for r in view["robots"] if not r.get("alive")),
+        '</g><g class="he">',
     ]
     for i, amount in enumerate(flat):
         if amount <= 0:

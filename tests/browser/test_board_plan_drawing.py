@@ -80,6 +80,9 @@ def test_a_planned_missile_and_move_are_drawn_from_the_robots_and_the_shot_explo
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_viewport_size(LAPTOP)
     log_in_and_start(page, live_server.url)
+    page.set_viewport_size(PHONE)
+    shot(page, screenshot_dir, "board-start-phone")
+    page.set_viewport_size(LAPTOP)
 
     # Turn 0: robot 1-5 arms its missile where it stands; the board shows it armed.
     home = at(page, "1-5")
@@ -140,6 +143,10 @@ def test_a_planned_missile_and_move_are_drawn_from_the_robots_and_the_shot_explo
     assert all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == cell for a, b in pairwise(steps)), steps
     expect(page.locator("#board-wrap .plan circle.dest")).to_have_count(1)
     shot(page, screenshot_dir, "board-planned-laptop")
+    # The moon keeps its own dark look in the site's dark theme too.
+    page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
+    shot(page, screenshot_dir, "board-planned-dark-laptop")
+    page.evaluate("() => { delete document.documentElement.dataset.theme; }")
     page.set_viewport_size(PHONE)
     shot(page, screenshot_dir, "board-planned-phone")
     page.set_viewport_size(LAPTOP)

@@ -99,6 +99,12 @@ def test_destroyed_robots_are_gone_from_the_board():
     _robot(state, "4-2").update(alive=False)
     svg = str(render_board(engine.view(state, 1)))
     assert 'id="rb-4-2"' not in svg and svg.count('class="rb ') == 19
+    # What is left where it fell: a wreck under the helium, nothing a script could pick.
+    x, y = _robot(state, "4-2")["x"], _robot(state, "4-2")["y"]
+    wrecks = re.search(r'<g class="wrecks"[^>]*>(.*?)</g><g class="he">', svg)
+    assert wrecks and wrecks.group(1) == (
+        f'<use href="#g-wreck" transform="translate({MARGIN + x * 32 + 16} {MARGIN + y * 32 + 16})"/>'
+    )
 
 
 def test_the_board_is_rendered_in_well_under_a_millisecond_or_two():
@@ -214,7 +220,9 @@ def test_the_moon_is_textured_and_helium_glows_brighter_for_more():
 
 def test_the_board_has_a_layer_for_planned_orders_under_the_robots():
     svg = str(render_board(engine.view(_state(), 1)))
-    order = [svg.index(f'<g class="{name}"') for name in ("he", "plan", "hl", "robots", "fx")]
+    order = [
+        svg.index(f'<g class="{name}"') for name in ("wrecks", "he", "plan", "hl", "robots", "fx")
+    ]
     assert order == sorted(order)
 
 
