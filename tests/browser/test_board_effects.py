@@ -122,9 +122,13 @@ def test_the_replay_draws_the_missile_the_laser_and_the_kamikaze_blast(
 
     laser, beam = events["laser"]
     moment("laser-beam", (laser + beam["duration_ms"] // 2) // 100 * 100, [".beam", ".beam-glow"])
-    # Between shots the board is clear of effects.
+    # The robot that blew itself up left a wreck where it stood.
+    wrecks = page.locator("#board-wrap svg.board .wrecks use")
+    expect(wrecks).to_have_count(1)
+    # Between shots the board is clear of effects, and before the blast of wrecks.
     at(0)
     expect(page.locator("#board-wrap svg.board .fx *")).to_have_count(0)
+    expect(wrecks).to_have_count(0)
 
     at((missile + flight + 300) // 100 * 100)
     page.set_viewport_size(PHONE)

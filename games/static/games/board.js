@@ -56,10 +56,14 @@
   };
   /* Draw a model: robots' places, facings and marks, helium, and a frame's effects. */
   Board.prototype.draw = function (m, effects) {
+    var wrecks = $(".wrecks", this.svg), left = this.left || (this.left = {});
     for (var id in m.robots) {
       var r = m.robots[id], g = this.els[id];
       if (!g) continue;
       var c = this.centre(r.x, r.y);
+      // A robot destroyed in this movie leaves its wreck, gone again if the clock goes back.
+      if (!r.alive && !left[id] && wrecks) left[id] = el("use", {href: "#g-wreck", transform: "translate(" + c[0] + " " + c[1] + ")"}, wrecks);
+      else if (r.alive && left[id]) { left[id].remove(); delete left[id]; }
       g.setAttribute("transform", "translate(" + c[0] + " " + c[1] + ")");
       $(".nose", g).setAttribute("transform", "rotate(" + r.ang + ")");
       if (r.deflect) $(".dfl", g).setAttribute("transform", "rotate(" + DIRS.indexOf(r.deflect) * 45 + ")");
