@@ -2,42 +2,67 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+import engine
 from engine import rulesets
 from engine.errors import EngineError, ShapeError
 
 
-def play_match(
-    seed: int, bots: list[str], *, length_ms: int = 600_000, ruleset: str = rulesets.DEFAULT
-) -> dict[str, Any]:
-    """Play bots (one per seat, in seat order) to the end; returns the replay record."""
-    rules = rulesets.get(ruleset)
-    known = rules.bot_names()
+def check_bots(ruleset: str, bots: list[str]) -> None:
+    known = engine.bot_names(ruleset)
     for name in bots:
         if name not in known:
             raise ShapeError("bad_shape", f"Unknown bot {name[:40]!r}; known: {', '.join(known)}.")
-    state = rules.new_game(seed=seed, seats=len(bots), length_ms=length_ms)
+
+
+def play_match(
+    seed: int,
+    bots: list[str],
+    *,
+    length_ms: int | None = None,
+    ruleset: str = rulesets.DEFAULT,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Play bots (one per seat, in seat order) to the end; returns the replay record.
+
+    One entry of `turns` per `apply`: the orders object of a one-seat turn or step,
+    the list of every awaited seat's orders of a simultaneous turn or setup phase.
+    """
+    check_bots(ruleset, bots)
+    state = engine.new_game(
+        seed=seed, seats=len(bots), length_ms=length_ms, ruleset=ruleset, options=options
+    )
     initial = state
     seats = [p["seat"] for p in state["players"]]
     bot_of = dict(zip(seats, bots, strict=True))
     turns: list[dict[str, Any]] = []
-    while not state["over"]:
-        seat = state["to_move"]
-        orders = rules.bot_orders(bot_of[seat], state, seat)
-        applied = rules.apply(state, orders)
+    while awaited := engine.awaiting(state):
+        given = [engine.bot_orders(bot_of[seat], state, seat) for seat in awaited]
+        orders: Any = given[0] if len(given) == 1 else given
+        applied = engine.apply(state, orders)
         turns.append({"orders": orders, "events": applied.events})
         state = applied.state
     return {"ruleset": ruleset, "bots": bots, "initial": initial, "turns": turns, "final": state}
 
 
 def summary(record: dict[str, Any]) -> dict[str, Any]:
+    """What `play` prints: the winners, the turns (entries of the replay) and, for a
+    game with a battle clock (Helium 3's summary as protocol.md has it), each
+    player's money and the clock; the scores for the others."""
     final = record["final"]
+    if "clock_ms" in final:
+        return {
+            "winners": final["winners"],
+            "turns": len(record["turns"]),
+            "money": final["players"],
+            "clock_ms": final["clock_ms"],
+        }
     return {
         "winners": final["winners"],
         "turns": len(record["turns"]),
-        "money": final["players"],
-        "clock_ms": final["clock_ms"],
+        "scores": engine.scores(final),
     }
 
 
@@ -46,17 +71,17 @@ def replay_check(record: Any) -> dict[str, Any]:
     if not isinstance(record, dict) or not isinstance(record.get("turns"), list):
         raise ShapeError("bad_shape", "A replay is an object with 'initial', 'turns' and 'final'.")
     state: Any = record.get("initial")
-    rules = rulesets.of_state(state)
+    rulesets.of_state(state)
     for n, turn in enumerate(record["turns"]):
         if not isinstance(turn, dict) or "orders" not in turn:
             raise ShapeError("bad_shape", f"Replay turn {n} has no 'orders'.")
-        applied = rules.apply(state, turn["orders"])
+        applied = engine.apply(state, turn["orders"])
         if applied.events != turn.get("events"):
             raise ReplayMismatch(n, "the events differ from the recording")
         state = applied.state
     if "final" in record and state != record["final"]:
         raise ReplayMismatch(len(record["turns"]), "the final state differs from the recording")
-    final = rules.view(state, None)  # validates a replay of zero turns too
+    final = engine.view(state, None)  # validates a replay of zero turns too
     return {"ok": True, "turns": len(record["turns"]), "winners": final["winners"]}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Applied
+from engine.core import Applied, Option
 from engine.errors import OrdersError, ShapeError
 from engine.helium3 import fog
 from engine.helium3.mapgen import FACING, HEIGHT, SEATS_FOR, SPAWNS, WIDTH, generate_helium
@@ -111,3 +111,39 @@ def view(state: Any, seat: int | None) -> dict[str, Any]:
 
 def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:
     return fog.events_view(events, seat, over=over)
+
+
+def check(state: Any, orders: Any) -> None:
+    """Raise EngineError unless `orders` would be accepted: the whole validation of
+    `apply` (an action's legality depends on the board the previous one leaves)."""
+    current = State.from_json(state)
+    resolve(current, parse_orders(current, orders))
+
+
+def default_orders(state: Any, seat: int) -> dict[str, Any]:
+    """A pass: the seat's turn with no action."""
+    current = State.from_json(state)
+    return Orders(seat, current.turn).to_json()
+
+
+def awaiting(state: Any) -> list[int]:
+    """The seat to move, or no one once over (Helium 3's state says it as `to_move`)."""
+    current = State.from_json(state)
+    return [] if current.over or current.to_move is None else [current.to_move]
+
+
+def scores(state: Any) -> dict[str, int | float]:
+    """Each seat's money, what Helium 3 ranks by."""
+    current = State.from_json(state)
+    return {str(seat): money for seat, money in current.money.items()}
+
+
+OPTIONS = (
+    Option(
+        "length_ms",
+        "int",
+        DEFAULT_LENGTH_MS,
+        minimum=1,
+        help="the battle's length in ms of the turns' timelines",
+    ),
+)
