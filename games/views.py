@@ -115,7 +115,11 @@ def watch(request: HttpRequest) -> HttpResponse:
 def bots(request: HttpRequest) -> HttpResponse:
     """The built-in bots, strongest last as the engine lists them, and the way to
     write one's own (the bot API)."""
-    listed = [{"name": n, "description": engine.bot_description(n)} for n in engine.bot_names()]
+    listed = []
+    for name in engine.bot_names():
+        # "strongest; mines, shoots and shields": the strength, then how it plays.
+        strength, _, play = engine.bot_description(name).partition("; ")
+        listed.append({"name": name, "strength": strength, "play": play})
     return render(request, "games/bots.html", {"bots": listed})
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.template.loader import render_to_string
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -143,9 +144,24 @@ def test_watch_lists_public_matches_being_played_and_nothing_else(player, oppone
 def test_the_bots_page_describes_every_built_in_bot_and_links_the_api(db):
     html = Client().get(reverse("games:bots")).content.decode()
     for name in engine.bot_names():
-        assert f"<h3>{name}</h3>" in html
-        assert engine.bot_description(name).capitalize() in html
+        strength, _, play = engine.bot_description(name).partition("; ")
+        assert f'<h3>{name} <span class="pill">{strength}</span></h3>' in html
+        assert f"<p>{play.capitalize()}.</p>" in html
     assert reverse("api:openapi-view") in html
+
+
+def test_error_pages_wear_the_site_and_say_what_to_do(player, opponent, spectator):
+    missing = client_for(player).get("/matches/999999/")
+    assert missing.status_code == 404
+    html = missing.content.decode()
+    assert "Nothing here" in html and '<nav class="primary"' in html and 'id="move-badge"' in html
+    private = services.match_create(creator=player, seat_count=2, bots=["random"], public=False)
+    refused = client_for(spectator).get(reverse("games:match-detail", args=[private.pk]))
+    assert refused.status_code == 403
+    assert "This match is private to its players." in refused.content.decode()
+    # The server error page needs no request (the error may be in it).
+    broken = render_to_string("500.html")
+    assert "Something broke" in broken and "/static/games/site.css" in broken
 
 
 # --- the new match form -------------------------------------------------------------
