@@ -26,6 +26,7 @@ CODES = frozenset(
         "blocked",
         "occupied",
         "not_armed",
+        "not_shielded",
         "bad_direction",
         "bad_state",
     }

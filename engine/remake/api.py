@@ -1,0 +1,118 @@
+"""The helium3-remake ruleset's entry points, on typed values and on protocol JSON."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import Applied
+from engine.errors import OrdersError, ShapeError
+from engine.helium3 import fog
+from engine.helium3.mapgen import FACING, HEIGHT, SEATS_FOR, SPAWNS, WIDTH
+from engine.remake.mapgen import generate_helium
+from engine.remake.orders import Orders, parse_orders
+from engine.remake.resolve import Event, masked, resolve
+from engine.remake.state import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS, Robot, State
+
+__all__ = ["masked", "new_state", "play", "bot_rng"]
+
+
+def new_state(seed: int, seats: int = 4, rounds: int = DEFAULT_ROUNDS) -> State:
+    """A fresh match: the seed's helium, five vehicles in an L in each seat's corner."""
+    if type(seed) is not int:
+        raise ShapeError("bad_shape", "The seed must be an integer.")
+    if seats not in SEATS_FOR:
+        raise ShapeError("bad_shape", "A match has 2, 3 or 4 seats.")
+    if type(rounds) is not int or not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
+        raise ShapeError("bad_shape", f"A match lasts {MIN_ROUNDS} to {MAX_ROUNDS} rounds.")
+    robots = [
+        Robot(id=f"{s}-{n}", seat=s, x=x, y=y, facing=FACING[s])
+        for s in SEATS_FOR[seats]
+        for n, (x, y) in enumerate(SPAWNS[s], start=1)
+    ]
+    return State(
+        seed=seed,
+        width=WIDTH,
+        height=HEIGHT,
+        helium=generate_helium(seed),
+        money={s: 0 for s in SEATS_FOR[seats]},
+        robots=robots,
+        ruleset="helium3-remake",
+        rounds=rounds,
+    )
+
+
+def _check_turn(state: State, seat: int, turn: int) -> None:
+    if state.over:
+        raise OrdersError("match_over", "The match is over; no more orders are taken.")
+    if seat != state.to_move:
+        raise OrdersError("not_your_turn", f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
+    if turn != state.turn:
+        raise OrdersError(
+            "stale_turn", f"These orders are for turn {turn}; the match is at turn {state.turn}."
+        )
+
+
+def play(state: State, orders: Orders) -> tuple[State, list[Event], int]:
+    """Resolve typed orders on a typed state (the fast path used by bots and benches)."""
+    _check_turn(state, orders.seat, orders.turn)
+    return resolve(state, orders)
+
+
+def read_orders(state: State, data: Any) -> Orders:
+    """Parse orders for `state`, checking in the order a player would want to hear it."""
+    if state.over:
+        raise OrdersError("match_over", "The match is over; no more orders are taken.")
+    orders = parse_orders(data)
+    _check_turn(state, orders.seat, orders.turn)
+    return orders
+
+
+def bot_rng(name: str, state: State, seat: int) -> random.Random:
+    """A bot's randomness: fixed by the match seed, the turn and the seat."""
+    return random.Random(f"remake:{name}:{state.seed}:{state.turn}:{seat}")
+
+
+# -- the ruleset interface, on protocol JSON ----------------------------------------------
+
+
+def new_game(*, seed: int, seats: int = 4, rounds: int = DEFAULT_ROUNDS) -> dict[str, Any]:
+    return new_state(seed, seats, rounds).to_json()
+
+
+def apply(state: Any, orders: Any) -> Applied:
+    current = State.from_json(state)
+    if isinstance(orders, list) and len(orders) == 1:
+        orders = orders[0]  # a list of one: the one seat awaited
+    new, events, turn_ms = resolve(current, read_orders(current, orders))
+    return Applied(new.to_json(), events, turn_ms)
+
+
+def check(state: Any, orders: Any) -> None:
+    """Raise EngineError unless these orders would be accepted now (nothing changes)."""
+    current = State.from_json(state)
+    resolve(current, read_orders(current, orders))
+
+
+def default_orders(state: Any, seat: int) -> dict[str, Any]:
+    """A seat that gave no orders passes."""
+    current = State.from_json(state)
+    return Orders(seat, current.turn, ()).to_json()
+
+
+def awaiting(state: Any) -> list[int]:
+    return State.from_json(state).awaiting
+
+
+def scores(state: Any) -> dict[str, int | float]:
+    return dict(State.from_json(state).scores)
+
+
+def view(state: Any, seat: int | None) -> dict[str, Any]:
+    current = State.from_json(state)
+    fog.check_viewer(seat, current.seats)
+    return fog.view_of(current.to_json(), seat)
+
+
+def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:
+    return fog.events_view(events, seat, over=over)

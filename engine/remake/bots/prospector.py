@@ -1,0 +1,128 @@
+"""`prospector`: mines where the helium is richest and keeps clear of trouble.
+
+Each of its vehicles in turn, on the board the previous ones leave:
+- with a missile armed and an enemy vehicle in range, it fires at the richest one;
+- otherwise it mines the best 3x3 within a mine's reach of 2, if any pays;
+- otherwise it drives (up to 5) toward the cell where mining pays best for the
+  distance, away from enemies' blast range, and claims that cell so that its other
+  vehicles go elsewhere;
+- with nothing left to mine, it arms a missile and hunts.
+It sees only its seat's view (no opponents' shields).
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from engine.helium3.board import cheb
+from engine.helium3.state import Robot
+from engine.remake.moves import reachable
+from engine.remake.orders import MISSILE_RANGE, MOVE_RANGE, Action, Cell, Orders
+from engine.remake.resolve import MINE_PER_CELL, Turn
+from engine.remake.state import State
+
+
+def mine_yield(turn: Turn, x: int, y: int) -> int:
+    """What one `mine` on (x, y) takes now."""
+    w, h = turn.width, turn.height
+    helium = turn.state.helium
+    total = 0
+    for cy in range(max(0, y - 1), min(h, y + 2)):
+        row = cy * w
+        for cx in range(max(0, x - 1), min(w, x + 2)):
+            if helium[row + cx] >= MINE_PER_CELL:
+                total += MINE_PER_CELL
+    return total
+
+
+def _danger(cell: Cell, enemies: list[Robot]) -> int:
+    """How many enemy vehicles could blast this cell with a kamikaze next turn."""
+    x, y = cell
+    return sum(1 for e in enemies if cheb(e.x, e.y, x, y) <= 1 + MOVE_RANGE["kamikaze"] + 1)
+
+
+def choose(state: State, seat: int, rng: Random) -> Orders:
+    turn = Turn(state)
+    robots = turn.state.robots
+    mine = [i for i, r in enumerate(robots) if r.seat == seat and r.alive]
+    actions: list[Action] = []
+    claimed: set[Cell] = set()
+    for i in mine:
+        robot = robots[i]
+        if not robot.alive:
+            continue
+        action = _plan(turn, robot, claimed, rng)
+        if action is None:
+            continue
+        turn.perform(action, i, turn.check(action, i, len(actions)))
+        actions.append(action)
+    return Orders(seat, state.turn, tuple(actions))
+
+
+def _plan(turn: Turn, robot: Robot, claimed: set[Cell], rng: Random) -> Action | None:
+    enemies = [r for r in turn.state.robots if r.alive and r.seat != robot.seat]
+    if robot.armed == "missile":
+        targets = [e for e in enemies if 1 <= cheb(e.x, e.y, robot.x, robot.y) <= MISSILE_RANGE]
+        if targets:
+            best = max(targets, key=lambda e: (e.mined, -cheb(e.x, e.y, robot.x, robot.y)))
+            return Action(robot.id, "fire_missile", target=(best.x, best.y))
+    near = reachable(turn, robot, MOVE_RANGE["mine"])
+    best_cell: Cell | None = None
+    best_key: tuple[int, int, int] = (0, 0, 0)
+    for cell, d in near.items():
+        if cell in claimed:
+            continue
+        gain = mine_yield(turn, *cell)
+        key = (gain, -_danger(cell, enemies), -d)
+        if gain and key > best_key:
+            best_cell, best_key = cell, key
+    if best_cell is not None:
+        claimed.add(best_cell)
+        here = (robot.x, robot.y)
+        return Action(robot.id, "mine", to=None if best_cell == here else best_cell)
+    goal = _goal(turn, robot, claimed)
+    if goal is None:
+        if robot.armed is None:
+            return Action(robot.id, "arm_missile")
+        return _hunt(turn, robot, enemies)
+    claimed.add(goal)
+    far = reachable(turn, robot, MOVE_RANGE["move"])
+    step = min(
+        far,
+        key=lambda c: (cheb(c[0], c[1], *goal), _danger(c, enemies), far[c]),
+    )
+    if step == (robot.x, robot.y):
+        return None
+    return Action(robot.id, "move", to=step)
+
+
+def _goal(turn: Turn, robot: Robot, claimed: set[Cell]) -> Cell | None:
+    """The cell where mining pays best for the turns it takes to get there."""
+    best: Cell | None = None
+    best_score = 0.0
+    w = turn.width
+    occ = turn.occ
+    for y in range(turn.height):
+        for x in range(w):
+            if (x, y) in claimed or (y * w + x in occ and (x, y) != (robot.x, robot.y)):
+                continue
+            gain = mine_yield(turn, x, y)
+            if not gain:
+                continue
+            d = cheb(robot.x, robot.y, x, y)
+            turns = (
+                1 + max(0, d - MOVE_RANGE["mine"] + MOVE_RANGE["move"] - 1) // MOVE_RANGE["move"]
+            )
+            score = gain / turns
+            if score > best_score:
+                best, best_score = (x, y), score
+    return best
+
+
+def _hunt(turn: Turn, robot: Robot, enemies: list[Robot]) -> Action | None:
+    if not enemies:
+        return None
+    prey = min(enemies, key=lambda e: cheb(e.x, e.y, robot.x, robot.y))
+    far = reachable(turn, robot, MOVE_RANGE["arm_missile"])
+    step = min(far, key=lambda c: (abs(cheb(c[0], c[1], prey.x, prey.y) - MISSILE_RANGE), far[c]))
+    return Action(robot.id, "arm_missile", to=None if step == (robot.x, robot.y) else step)
