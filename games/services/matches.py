@@ -114,9 +114,9 @@ def match_play_now(*, user: User) -> Match:
     return match_create(creator=user, seat_count=4, bots=bots, public=True)
 
 
-def match_start(*, match: Match, now: datetime) -> None:
-    """Every seat is taken: a fresh seed, the initial state, the first turn."""
-    seed = secrets.randbelow(2**31)
+def match_start(*, match: Match, now: datetime, seed: int | None = None) -> None:
+    """Every seat is taken: a fresh seed (unless given), the initial state, the first turn."""
+    seed = secrets.randbelow(2**31) if seed is None else seed
     state = engine.new_game(
         seed=seed, seats=match.seat_count, length_ms=match.length_ms, ruleset=match.ruleset
     )

@@ -121,3 +121,8 @@ def test_the_bots_rest_while_nobody_watches_the_home_page():
     showcase_current(now=late)
     assert showcase_step(now=late)
     assert turn.number == 0
+
+
+def test_the_showcase_map_follows_from_the_match_number_not_from_chance():
+    match = showcase_current()
+    assert match.seed == (match.pk * 2_654_435_761) % 2**31
