@@ -168,6 +168,16 @@ def test_the_main_pages_in_both_themes_on_a_laptop_and_a_phone(
             page.screenshot(
                 path=str(screenshot_dir / f"look-{name}-{theme}-{size}.png"), full_page=True
             )
+    # The form shows only the seats the match will have.
+    page.goto(f"{base}/matches/new/")
+    page.get_by_label("Seats").select_option("2")
+    expect(page.get_by_label("Second seat")).to_be_visible()
+    expect(page.get_by_label("Third seat")).to_be_hidden()
+    page.get_by_label("Seats").select_option("4")
+    expect(page.get_by_label("Fourth seat")).to_be_visible()
+    page.locator(".chip", has_text="5 min").click()
+    expect(page.get_by_label("Battle length (minutes)")).to_have_value("5")
+    expect(page.locator(".chip", has_text="5 min")).to_have_attribute("aria-pressed", "true")
     if size == "phone":
         # The user menu opens without the page widening, and every item is reachable.
         page.locator("details.user-menu > summary").click()

@@ -45,6 +45,19 @@
   }
   document.addEventListener("htmx:oobAfterSwap", titleFollowsBadge);
 
+  // The new match form: seats past the chosen number are not used, so not shown.
+  var seatCount = document.getElementById("id_seat_count");
+  if (seatCount) {
+    var showSeats = function () {
+      for (var i = 2; i <= 4; i++) {
+        var seat = document.getElementById("id_seat_" + i);
+        if (seat) seat.closest(".form-field").hidden = i > +seatCount.value;
+      }
+    };
+    seatCount.addEventListener("change", showSeats);
+    showSeats();
+  }
+
   document.querySelectorAll("button[data-fill]").forEach(function (button) {
     var input = document.getElementById(button.dataset.fill);
     if (!input) return;
