@@ -8,6 +8,9 @@ work on the machine does not count). It records `matches` four-seat
 - `match_s`: a whole four-`random` match (map generation and the bots' thinking
   included), the median over the seeds;
 - for each built-in bot, its thinking time per turn and a whole four-seat match of it.
+
+`--ruleset NAME` (or any `--option`) benches any ruleset through the engine's JSON
+interface instead (`run_ruleset`), with Helium 3's figure by the same method beside it.
 """
 
 from __future__ import annotations
@@ -16,8 +19,11 @@ import os
 import platform
 import statistics
 import time
+from collections.abc import Mapping
 from typing import Any
 
+import engine
+from engine import match, rulesets
 from engine.helium3 import api, bots
 from engine.helium3.orders import Orders
 from engine.helium3.state import State
@@ -118,6 +124,87 @@ def run(runs: int = 5, matches: int = 10) -> dict[str, Any]:
         "runs": runs,
         "matches": matches,
         "new_state_s": round(new_state_s, 4),
+        "bots": per_bot,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "clock": "process_time",
+    }
+
+
+# -- any ruleset, through the engine's JSON interface -------------------------------------
+
+
+def _replay_all(records: list[dict[str, Any]]) -> int:
+    """Re-resolve every recorded match through `engine.apply`; returns the resolutions."""
+    turns = 0
+    for played in records:
+        state = played["initial"]
+        for turn in played["turns"]:
+            state = engine.apply(state, turn["orders"]).state
+        turns += len(played["turns"])
+    return turns
+
+
+def _json_rate(ruleset: str, seeds: range, runs: int, options: Mapping[str, Any]) -> float:
+    """Resolutions per second of `ruleset`'s recorded `random` matches, median of `runs`."""
+    rules = engine.ruleset(ruleset)
+    bot = "random" if "random" in rules.bot_names() else rules.bot_names()[0]
+    lineup = [bot] * rules.default_seats
+    records = [match.play_match(s, lineup, ruleset=ruleset, options=options) for s in seeds]
+    rates: list[float] = []
+    for _ in range(runs):
+        start = _clock()
+        turns = _replay_all(records)
+        rates.append(turns / max(_clock() - start, 1e-9))
+    return statistics.median(rates)
+
+
+def run_ruleset(
+    ruleset: str, runs: int = 5, matches: int = 10, options: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The bench of any ruleset, through `engine.apply` on protocol JSON (each
+    resolution reads and writes the state's JSON):
+    - `turns_per_s`: re-resolving `matches` recorded matches of `random` bots at the
+      ruleset's usual seat count (one `apply` each: a turn, a step or a simultaneous
+      turn), the median of `runs` runs; `reference` is the same figure for Helium 3
+      (four seats), measured in the same run, and `ratio` the first over the second;
+    - `match_s`: a whole match of those bots, the median over the seeds;
+    - for each built-in bot, a whole match of it in every seat and its resolutions."""
+    given = dict(options or {})
+    rules = engine.ruleset(ruleset)
+    seeds = range(SEED_BASE, SEED_BASE + matches)
+    rate = _json_rate(ruleset, seeds, runs, given)
+    reference = _json_rate(rulesets.DEFAULT, seeds, runs, {})
+    per_bot: dict[str, dict[str, float]] = {}
+    bot_seeds = range(SEED_BASE, SEED_BASE + max(1, min(matches, 5)))
+    for name in rules.bot_names():
+        times: list[float] = []
+        played = 0
+        for seed in bot_seeds:
+            start = _clock()
+            record_ = match.play_match(
+                seed, [name] * rules.default_seats, ruleset=ruleset, options=given
+            )
+            times.append(_clock() - start)
+            played += len(record_["turns"])
+        per_bot[name] = {
+            "match_s": round(statistics.median(times), 4),
+            "turns_per_match": played / len(bot_seeds),
+        }
+    random_bot = "random" if "random" in per_bot else next(iter(per_bot))
+    return {
+        "ruleset": ruleset,
+        "options": rules.resolve_options(given),
+        "seats": rules.default_seats,
+        "turns_per_s": round(rate),
+        "reference": {"ruleset": rulesets.DEFAULT, "seats": 4, "turns_per_s": round(reference)},
+        "ratio": round(rate / reference, 3),
+        "match_s": per_bot[random_bot]["match_s"],
+        "runs": runs,
+        "matches": matches,
         "bots": per_bot,
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),

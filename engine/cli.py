@@ -1,7 +1,10 @@
 """`python -m engine ...`: the engine on the command line, JSON in and JSON out.
 
-Every error is a protocol error object on standard output with exit code 1;
-nothing here prints a traceback.
+Every error is a protocol error object on standard output with exit code 1 (2 for
+an option the ruleset does not take, or a value out of its range); nothing here
+prints a traceback. `new`, `play`, `bench` and `tournament` take `--ruleset NAME`
+and `--option NAME=VALUE`; `apply`, `view` and `replay` read the ruleset from the
+state.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any, NoReturn
 
 import engine
 from engine import bench, match, rulesets, tournament
+from engine.core import OptionError, OptionValue
 from engine.errors import EngineError, ShapeError
 
 
@@ -41,12 +45,39 @@ def _out(data: Any) -> None:
     sys.stdout.write(json.dumps(data, separators=(",", ":")) + "\n")
 
 
+def _options(args: argparse.Namespace) -> dict[str, OptionValue]:
+    """`--option NAME=VALUE ...` (and `--length-ms`, the same as `--option length_ms=`),
+    checked against the ruleset's options."""
+    given = engine.ruleset(args.ruleset).parse_options(args.option)
+    length_ms = getattr(args, "length_ms", None)
+    if length_ms is not None:
+        if "length_ms" in given:
+            raise OptionError("Give the battle length once, with --length-ms or --option.")
+        try:
+            given["length_ms"] = engine.ruleset(args.ruleset).option("length_ms").check(length_ms)
+        except OptionError as error:  # a flag of its own, a usage error as it always was
+            raise ShapeError("bad_shape", error.message) from None
+    return given
+
+
 def cmd_new(args: argparse.Namespace) -> None:
-    _out(
-        engine.new_game(
-            seed=args.seed, seats=args.seats, length_ms=args.length_ms, ruleset=args.ruleset
+    options = _options(args)
+    _out(engine.new_game(seed=args.seed, seats=args.seats, ruleset=args.ruleset, options=options))
+
+
+def cmd_rulesets(args: argparse.Namespace) -> None:
+    described = [engine.ruleset(name).describe() for name in engine.ruleset_names()]
+    if args.json:
+        _out(described)
+        return
+    for rules in described:
+        counts = ", ".join(str(n) for n in rules["seats"])
+        ruleset = engine.ruleset(rules["name"])
+        options = "; ".join(o.describe() for o in ruleset.options) or "none"
+        sys.stdout.write(
+            f"{rules['name']}: {rules['title']}; seats {counts} (default {rules['default_seats']});"
+            f" {ruleset.shape.describe()}; bots {', '.join(rules['bots'])}; options: {options}\n"
         )
-    )
 
 
 def cmd_apply(args: argparse.Namespace) -> None:
@@ -78,9 +109,12 @@ def cmd_bots(args: argparse.Namespace) -> None:
 
 def cmd_play(args: argparse.Namespace) -> None:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if not 2 <= len(bots) <= 4:
-        raise ShapeError("bad_shape", "Name 2 to 4 bots, one per seat, separated by commas.")
-    record = match.play_match(args.seed, bots, length_ms=args.length_ms, ruleset=args.ruleset)
+    seats = engine.ruleset(args.ruleset).seats
+    if len(bots) not in seats:
+        counts = f"{seats[0]} to {seats[-1]}" if len(seats) > 1 else str(seats[0])
+        raise ShapeError("bad_shape", f"Name {counts} bots, one per seat, separated by commas.")
+    options = _options(args)
+    record = match.play_match(args.seed, bots, ruleset=args.ruleset, options=options)
     if args.out:
         try:
             with open(args.out, "w", encoding="utf-8") as fh:
@@ -102,18 +136,39 @@ def cmd_replay(args: argparse.Namespace) -> None:
 def cmd_tournament(args: argparse.Namespace) -> None:
     if args.matches < 1:
         raise ShapeError("bad_shape", "Play at least one match (--matches 1 or more).")
-    known = engine.bot_names()
-    for name in (args.best, args.rival):
-        if name not in known:
-            raise ShapeError("bad_shape", f"Unknown bot {name[:40]!r}; known: {', '.join(known)}.")
-    series = tournament.run(args.matches, args.seed_base, args.best, args.rival)
+    best = args.best or tournament.default_best(args.ruleset)
+    rival = args.rival or tournament.default_rival(args.ruleset)
+    match.check_bots(args.ruleset, [best, rival])
+    options = _options(args)
+    if args.ruleset == rulesets.DEFAULT and not options:
+        series = tournament.run(args.matches, args.seed_base, best, rival)
+    else:
+        series = tournament.run_ruleset(
+            args.ruleset, args.matches, args.seed_base, best, rival, options
+        )
     sys.stdout.write(tournament.table(series, args.seed_base))
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
     if args.runs < 1 or args.matches < 1:
         raise ShapeError("bad_shape", "--runs and --matches must be at least 1.")
-    _out(bench.run(runs=args.runs, matches=args.matches))
+    options = _options(args)
+    if args.ruleset == rulesets.DEFAULT and not options:
+        _out(bench.run(runs=args.runs, matches=args.matches))
+    else:
+        _out(bench.run_ruleset(args.ruleset, runs=args.runs, matches=args.matches, options=options))
+
+
+def _game_arguments(p: argparse.ArgumentParser) -> None:
+    """--ruleset and --option, for the commands that start games."""
+    p.add_argument("--ruleset", default=rulesets.DEFAULT, choices=rulesets.names())
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of the ruleset (repeatable; `rulesets` lists them)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -121,9 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     p = sub.add_parser("new", help="print a new state")
     p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--seats", type=int, default=4)
-    p.add_argument("--length-ms", type=int, default=600_000)
-    p.add_argument("--ruleset", default=rulesets.DEFAULT, choices=rulesets.names())
+    p.add_argument("--seats", type=int, default=None, help="default: the ruleset's usual count")
+    p.add_argument("--length-ms", type=int, default=None, help="--option length_ms=")
+    _game_arguments(p)
     p.set_defaults(run=cmd_new)
     p = sub.add_parser("apply", help="resolve {state, orders} from standard input")
     p.add_argument(
@@ -139,9 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a whole match between built-in bots")
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--bots", required=True, help="comma-separated, one per seat")
-    p.add_argument("--length-ms", type=int, default=600_000)
+    p.add_argument("--length-ms", type=int, default=None, help="--option length_ms=")
     p.add_argument("--out", default=None, help="write the replay file here")
-    p.add_argument("--ruleset", default=rulesets.DEFAULT, choices=rulesets.names())
+    _game_arguments(p)
     p.set_defaults(run=cmd_play)
     p = sub.add_parser("replay", help="re-resolve a replay file; exit 1 if it differs")
     p.add_argument("file")
@@ -149,13 +204,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tournament", help="measure the best bot against random and the miner")
     p.add_argument("--matches", type=int, default=100, help="matches in each series")
     p.add_argument("--seed-base", type=int, default=0, help="the first match's seed")
-    p.add_argument("--best", default="fighter")
-    p.add_argument("--rival", default="miner")
+    p.add_argument("--best", default=None, help="default: the ruleset's last bot listed")
+    p.add_argument("--rival", default=None, help="default: the bot listed before it")
+    _game_arguments(p)
     p.set_defaults(run=cmd_tournament)
     p = sub.add_parser("bench", help="time turn resolution and whole matches (one JSON object)")
     p.add_argument("--runs", type=int, default=5, help="timed runs; the median is reported")
     p.add_argument("--matches", type=int, default=10, help="recorded random matches")
+    _game_arguments(p)
     p.set_defaults(run=cmd_bench)
+    p = sub.add_parser("rulesets", help="list the rulesets: seats, turn shape, bots, options")
+    p.add_argument("--json", action="store_true", help="one JSON list instead of lines")
+    p.set_defaults(run=cmd_rulesets)
     return parser
 
 
@@ -163,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         args.run(args)
+    except OptionError as error:
+        _out(error.to_json())
+        return 2
     except EngineError as error:
         _out(error.to_json())
         return 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -19,6 +19,14 @@ class Applied:
     state: dict[str, Any]
     events: list[Event]
     turn_ms: int
+
+
+class OptionError(ShapeError):
+    """An option of a new game that the ruleset does not have, or a value out of its range
+    (the command line exits 2 on it, as on any other wrong usage)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("bad_shape", message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +51,8 @@ class Option:
             try:
                 number = int(text.strip())
             except ValueError:
-                raise ShapeError(
-                    "bad_shape", f"Option {self.name} takes a whole number, not {text[:40]!r}."
+                raise OptionError(
+                    f"Option {self.name} takes a whole number, not {text[:40]!r}."
                 ) from None
             return self.check(number)
         return self.check(text)
@@ -53,18 +61,16 @@ class Option:
         """A value from JSON (the site's create body) or from `parse`; raises ShapeError."""
         if self.kind == "int":
             if type(value) is not int:
-                raise ShapeError("bad_shape", f"Option {self.name} takes a whole number.")
+                raise OptionError(f"Option {self.name} takes a whole number.")
             if self.minimum is not None and value < self.minimum:
-                raise ShapeError("bad_shape", f"Option {self.name} is at least {self.minimum}.")
+                raise OptionError(f"Option {self.name} is at least {self.minimum}.")
             if self.maximum is not None and value > self.maximum:
-                raise ShapeError("bad_shape", f"Option {self.name} is at most {self.maximum}.")
+                raise OptionError(f"Option {self.name} is at most {self.maximum}.")
             return value
         if not isinstance(value, str):
-            raise ShapeError("bad_shape", f"Option {self.name} takes a string.")
+            raise OptionError(f"Option {self.name} takes a string.")
         if self.choices and value not in self.choices:
-            raise ShapeError(
-                "bad_shape", f"Option {self.name} is one of {', '.join(self.choices)}."
-            )
+            raise OptionError(f"Option {self.name} is one of {', '.join(self.choices)}.")
         return value
 
     def describe(self) -> str:
@@ -188,19 +194,30 @@ class Ruleset:
             if option.name == name:
                 return option
         known = ", ".join(o.name for o in self.options) or "none"
-        raise ShapeError(
-            "bad_shape", f"The {self.name} ruleset has no option {name[:40]!r}; known: {known}."
-        )
+        raise OptionError(f"The {self.name} ruleset has no option {name[:40]!r}; known: {known}.")
 
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, OptionValue]:
         """Every option's value: `given` checked against the declarations, defaults
-        for the rest; raises ShapeError on an unknown name or a bad value."""
+        for the rest; raises OptionError on an unknown name or a bad value."""
         given = given or {}
         for name in given:
             self.option(str(name))
         return {
             o.name: o.check(given[o.name]) if o.name in given else o.default for o in self.options
         }
+
+    def parse_options(self, texts: Sequence[str]) -> dict[str, OptionValue]:
+        """Options as `--option NAME=VALUE` gives them, each checked (not yet the defaults)."""
+        given: dict[str, OptionValue] = {}
+        for text in texts:
+            name, sep, value = text.partition("=")
+            name = name.strip()
+            if not sep or not name:
+                raise OptionError(f"Write an option as NAME=VALUE, not {text[:40]!r}.")
+            if name in given:
+                raise OptionError(f"Option {name[:40]} is given twice.")
+            given[name] = self.option(name).parse(value)
+        return given
 
     def describe(self) -> dict[str, Any]:
         """The ruleset as `python -m engine rulesets --json` and the site list it."""

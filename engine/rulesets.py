@@ -24,6 +24,12 @@ def register(name: str, module: str) -> None:
     _CACHE.pop(name, None)
 
 
+def unregister(name: str) -> None:
+    """Forget ruleset `name` (tests register theirs for a while)."""
+    _MODULES.pop(name, None)
+    _CACHE.pop(name, None)
+
+
 def names() -> list[str]:
     return list(_MODULES)
 

@@ -8,12 +8,20 @@ seeds `seed_base .. seed_base + matches - 1`:
   and the best bot before or after the miner.
 A seat wins when it is among the match's winners (ties share the win). Everything
 is deterministic: the same arguments print the same table.
+
+`--ruleset NAME` (or any `--option`) plays any ruleset through the engine's JSON
+interface instead (`run_ruleset`): the best bot against `random` bots, and against
+the rival alone; the money column is then the game's score.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+import engine
+from engine import match
 from engine.helium3 import api, bots
 from engine.helium3.state import State
 
@@ -136,3 +144,69 @@ def table(all_series: list[Series], seed_base: int) -> str:
             )
         out.append("")
     return "\n".join(out)
+
+
+# -- any ruleset, through the engine's JSON interface -------------------------------------
+
+
+def default_best(ruleset: str) -> str:
+    """The bot a tournament measures unless told: the last one the ruleset lists
+    (rulesets list their bots from the plainest to the strongest)."""
+    return engine.bot_names(ruleset)[-1]
+
+
+def default_rival(ruleset: str) -> str:
+    names = engine.bot_names(ruleset)
+    return names[-2] if len(names) > 1 else names[-1]
+
+
+def record_ruleset(
+    series: Series, ruleset: str, seed: int, lineup: list[str], options: Mapping[str, Any]
+) -> None:
+    """One match of any ruleset; a tally's `money` is the seat's score there."""
+    played = match.play_match(seed, lineup, ruleset=ruleset, options=options)
+    final = played["final"]
+    scores = engine.scores(final)
+    series.matches += 1
+    seats = [p["seat"] for p in final["players"]]
+    for seat, bot in zip(seats, lineup, strict=True):
+        tally = series.tally(bot)
+        tally.seats += 1
+        tally.wins += seat in final["winners"]
+        tally.money += int(scores.get(str(seat), 0))
+        tally.turns += sum(
+            any(o.get("seat") == seat for o in turn["orders"])
+            if isinstance(turn["orders"], list)
+            else turn["orders"].get("seat") == seat
+            for turn in played["turns"]
+        )
+
+
+def run_ruleset(
+    ruleset: str,
+    matches: int,
+    seed_base: int,
+    best: str,
+    rival: str,
+    options: Mapping[str, Any] | None = None,
+) -> list[Series]:
+    """The tournament for any ruleset: `best` against `random` bots at the ruleset's usual
+    seat count (its seat rotating), and against `rival` alone if two seats may play (they
+    swap seats). Its tables' money column is the score the game ranks by."""
+    rules = engine.ruleset(ruleset)
+    given = dict(options or {})
+    seats = rules.default_seats
+    alone = Series(f"{best} vs {seats - 1} random ({seats} seats, {best}'s seat rotates)")
+    alone.tally(best)
+    for k in range(matches):
+        lineup = ["random"] * seats
+        lineup[k % seats] = best
+        record_ruleset(alone, ruleset, seed_base + k, lineup, given)
+    out = [alone]
+    if 2 in rules.seats:
+        duel = Series(f"{best} vs {rival} (2 seats, they swap seats)")
+        for k in range(matches):
+            lineup = [best, rival] if k % 2 == 0 else [rival, best]
+            record_ruleset(duel, ruleset, seed_base + k, lineup, given)
+        out.append(duel)
+    return out
