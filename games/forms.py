@@ -130,8 +130,8 @@ class MatchCreateForm(forms.Form):
             for i in missing:
                 self.add_error(
                     f"seat_{i}",
-                    "To watch a match of bots, give every seat a bot; "
-                    "otherwise keep the first seat for yourself.",
+                    "Give this seat a bot too (a match of bots has one in every "
+                    "seat), or keep the first seat for yourself.",
                 )
         return data
 

@@ -220,8 +220,8 @@ def test_a_bot_match_with_a_seat_left_open_names_that_seat(player):
     response = client_for(player).post(reverse("games:match-create"), data)
     assert response.status_code == 400 and not Match.objects.exists()
     html = response.content.decode()
-    assert "give every seat a bot" in _field_block(html, "seat_3")
-    assert "give every seat a bot" not in _field_block(html, "seat_2")
+    assert "Give this seat a bot too" in _field_block(html, "seat_3")
+    assert "Give this seat a bot too" not in _field_block(html, "seat_2")
 
 
 def test_the_seat_choices_name_each_bot_with_its_strength():
