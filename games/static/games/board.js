@@ -545,6 +545,18 @@
         };
         btn.addEventListener("mouseenter", preview); btn.addEventListener("focus", preview);
       }
+      if (kind === "shield") {
+        // The shield as it will stand: at its cell, with this deflect's arrow.
+        var shieldPreview = function () {
+          var b = board(), old = $(".pv", b.plan), m = copy(planner.model), a = {robot: planner.robot, type: "shield", deflect: d || null};
+          if (old) old.remove();
+          var r = m.robots[a.robot], c = planner.cell;
+          if (c && r && (c[0] !== r.x || c[1] !== r.y)) a.to = c;
+          planFromAction(b, m, a, robotHints(a.robot), el("g", {"class": "pv"}, b.plan));
+          b.draw(m, []);
+        };
+        btn.addEventListener("mouseenter", shieldPreview); btn.addEventListener("focus", shieldPreview);
+      }
       btn.addEventListener("click", function () { finish(d); });
       box.appendChild(btn);
     });
