@@ -9,8 +9,12 @@ every robot once the match is over), so nothing secret is ever filtered here.
 The markup is also the board script's model: the root carries the helium of every
 cell (`data-helium`, row-major) and each robot group its state in data attributes,
 so the script animates events from exactly what the server drew. Every robot group
-holds all of its decorations (shield ring, deflect arrow, armed badges) and its
-classes say which show, so the script toggles classes and never draws a robot.
+holds all of its decorations (vehicle, seat badge, shield ring, deflect arrow,
+armed badges) and its classes say which show, so the script toggles classes and
+never draws a robot. The layers, bottom to top: ground and craters, wrecks, helium,
+grid and coordinates, `plan` (planned orders), `hl` (cells a click may choose),
+`robots`, `fx` (an animation's shots and blasts); the script draws only in the
+wrecks, plan, hl and fx layers.
 """
 
 from __future__ import annotations
