@@ -8,16 +8,21 @@ verification): no email goes to an address nobody has confirmed.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.contrib.auth import logout
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
 
 from games.guests.selectors import is_guest
 from games.guests.services import guest_claim
+
+# Names the site gives out itself: guests' and the showcase's house bots'.
+RESERVED_NAMES = re.compile(r"^(guest-|[a-z]+-bot-\d+$)", re.IGNORECASE)
 
 
 class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth is untyped
@@ -37,6 +42,14 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth is
             guest_claim(user=user)
             logout(request)
         return user
+
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        if RESERVED_NAMES.match(username):
+            raise ValidationError(
+                "This name is kept for the site's guests and bots; choose another."
+            )
+        cleaned: str = super().clean_username(username, shallow=shallow)
+        return cleaned
 
     def get_login_redirect_url(self, request: HttpRequest) -> str:
         # A signed-in guest sent to the sign-up page lands on the guests' own form.

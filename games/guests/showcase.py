@@ -56,12 +56,20 @@ def _house_user(username: str) -> User:
     if created:
         user.set_unusable_password()
         user.save(update_fields=["password"])
+    elif not _is_house(user):
+        # Sign-up refuses these names (games/guests/adapter.py); never lend a
+        # person's account to the showcase.
+        raise RuntimeError(f"{username!r} is a person's account, not a house bot")
     return user
+
+
+def _is_house(user: User) -> bool:
+    return not user.has_usable_password() and not user.email
 
 
 def house_bot(user: User | None) -> str | None:
     """The built-in bot a house account plays, or None if it is no house account."""
-    if user is None:
+    if user is None or not _is_house(user):
         return None
     for seat, bot in enumerate(_bot_names(), start=1):
         if user.get_username() == house_username(seat, bot):

@@ -249,3 +249,14 @@ def test_the_cleanup_runs_from_celery_beat_and_as_a_command(capsys):
     call_command("guests_cleanup")
     assert "Deleted 1 guests" in capsys.readouterr().out
     assert not User.objects.filter(pk=old.pk).exists()
+
+
+@pytest.mark.parametrize("name", ["guest-1a2b3c4d", "miner-bot-1", "Fighter-Bot-4"])
+def test_nobody_signs_up_with_a_name_the_site_gives_guests_and_its_bots(name):
+    response = Client().post(
+        reverse("account_signup"),
+        {"username": name, "email": "x@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 200
+    assert "kept for the site" in response.content.decode()
+    assert not User.objects.filter(username__iexact=name).exists()

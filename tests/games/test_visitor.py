@@ -126,3 +126,17 @@ def test_the_bots_rest_while_nobody_watches_the_home_page():
 def test_the_showcase_map_follows_from_the_match_number_not_from_chance():
     match = showcase_current()
     assert match.seed == (match.pk * 2_654_435_761) % 2**31
+
+
+def test_a_persons_account_is_never_lent_to_the_showcase(player):
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.filter(pk=player.pk).update(username="miner-bot-1")
+    with pytest.raises(RuntimeError):
+        showcase_current()
+    assert not Showcase.objects.exists()
+    assert house_bot(get_user_model().objects.get(pk=player.pk)) is None
+    # The home page still answers, without the live board.
+    response = Client().get("/")
+    assert response.status_code == 200 and "Play now" in response.content.decode()
+    assert 'id="board-wrap"' not in response.content.decode()
