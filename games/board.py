@@ -152,7 +152,7 @@ _STYLE = (
     "svg.board .rb text{font:700 9px system-ui,sans-serif;text-anchor:middle;fill:#111;"
     "pointer-events:none}"
     "svg.board .own .body{stroke-width:3}"
-    "svg.board .idle .nose{opacity:.62}"
+    "svg.board .idle .nose{opacity:.72}"
     "svg.board .idle .body{fill:#c8ccd3;stroke-dasharray:4 2.5}"
     "svg.board .ring,svg.board .dfl,svg.board .bm,svg.board .bl{display:none}"
     "svg.board .sd .ring{display:inline;fill:#5ad1ff;fill-opacity:.14;stroke:#5ad1ff;"
