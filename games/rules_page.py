@@ -100,7 +100,8 @@ class Grid:
                 f'stroke="{COLOURS["shield"]}" stroke-width="2"/>'
             )
         self.parts.append(
-            f'<circle class="robot" cx="{cx}" cy="{cy}" r="{self.cell * 0.34}" fill="{COLOURS["robot"]}"/>'
+            f'<circle class="robot" cx="{cx}" cy="{cy}" r="{self.cell * 0.34}" '
+            f'style="fill: var(--text, {COLOURS["robot"]})"/>'
         )
 
     def beam(self, points: list[tuple[int, int]]) -> None:
@@ -122,8 +123,10 @@ class Grid:
         return mark_safe(  # noqa: S308
             f'<svg class="rules-diagram" viewBox="0 0 {size} {size}" width="{size}" '
             f'height="{size}" role="img" aria-label="{escape(label)}">'
-            f'<rect width="{size}" height="{size}" fill="{COLOURS["ground"]}" rx="4"/>'
-            f'<g stroke="{COLOURS["line"]}" stroke-width="0.5">{lines}</g>'
+            # The page's theme tokens where the stylesheet has them (light or dark).
+            f'<rect width="{size}" height="{size}" rx="4" '
+            f'style="fill: var(--surface-2, {COLOURS["ground"]})"/>'
+            f'<g style="stroke: var(--border, {COLOURS["line"]})" stroke-width="0.5">{lines}</g>'
             f"{''.join(self.parts)}</svg>"
         )
 
