@@ -52,8 +52,9 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth is
         return cleaned
 
     def get_login_redirect_url(self, request: HttpRequest) -> str:
-        # A signed-in guest sent to the sign-up page lands on the guests' own form.
-        if is_guest(request.user):
+        # A signed-in guest who opens the sign-up page lands on the guests' own form.
+        match = request.resolver_match
+        if match is not None and match.url_name == "account_signup" and is_guest(request.user):
             return reverse("games:guest-signup")
         url: str = super().get_login_redirect_url(request)
         return url

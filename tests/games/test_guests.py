@@ -110,8 +110,10 @@ def test_a_guest_who_signs_up_keeps_the_match_its_orders_and_its_record(mailoutb
     record = Seat.objects.get(match=short, user=guest)
     assert record.final_money is not None
 
-    # The sign-up page for everybody sends a guest to its own form.
+    # The sign-up page for everybody sends a guest to its own form (the login page
+    # to the lobby, as it sends anybody signed in).
     assert client.get(reverse("account_signup"))["Location"] == reverse("games:guest-signup")
+    assert client.get(reverse("account_login"))["Location"] == reverse("games:lobby")
     form = client.get(reverse("games:guest-signup"))
     assert form.status_code == 200 and "keep your matches" in form.content.decode()
     response = client.post(
