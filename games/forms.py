@@ -253,7 +253,7 @@ class OrdersForm(forms.Form):
 
 
 # When each email goes out, for the settings page (the rules are in games/services/notifications.py).
-NOTIFICATION_HELP = {
+NOTIFICATION_HELP: dict[str, str] = {
     NotificationKind.YOUR_TURN: "Your move has waited a while and you have not opened "
     "the match since it began.",
     NotificationKind.DEADLINE_WARNING: "Your turn's deadline is near and your orders are not in.",
