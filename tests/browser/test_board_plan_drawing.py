@@ -55,6 +55,33 @@ def numbers(text: str) -> list[float]:
     return [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", text)]
 
 
+def plan_a_move(page: Page, robot_id: str) -> tuple[int, int]:
+    """Plan a move of `robot_id` to the last highlighted cell (the farthest along)."""
+    robot(page, robot_id).click()
+    page.get_by_role("button", name="Move (6)").click()
+    cells = page.locator("#board-wrap .hl rect")
+    expect(cells.first).to_be_visible()
+    far = cells.nth(cells.count() - 1)
+    to = (int(far.get_attribute("data-x")), int(far.get_attribute("data-y")))
+    far.click()
+    return to
+
+
+def check_path(page: Page, start: tuple[int, int], to: tuple[int, int]) -> None:
+    """The planned path leaves from the robot's cell and reaches `to` by king steps."""
+    path = page.locator("#board-wrap .plan polyline.path")
+    expect(path).to_have_count(1)
+    points = numbers(path.get_attribute("points"))
+    assert points[:2] == list(centre(page, *start)), points
+    assert points[-2:] == list(centre(page, *to)), points
+    steps = [(points[i], points[i + 1]) for i in range(0, len(points), 2)]
+    cell = float(page.locator("#board-wrap svg.board").get_attribute("data-cell"))
+    assert len(steps) >= 2
+    assert all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == cell for a, b in pairwise(steps)), steps
+    expect(page.locator("#board-wrap .plan circle.dest")).to_have_count(1)
+    expect(page.locator("#board-wrap .plan circle.origin")).to_have_count(1)
+
+
 def skip_animations(page: Page) -> None:
     """Press Skip while it is enabled, in the page itself (an animation that ends
     between a check and a click must not leave a click waiting on a disabled button)."""
@@ -96,7 +123,16 @@ def test_a_planned_missile_and_move_are_drawn_from_the_robots_and_the_shot_explo
     skip_animations(page)
     expect(robot(page, "1-5")).to_have_class(re.compile(r"\bam\b"))
 
-    # Turn 2: 1-5 fires at a cell; pointing at a target previews the shot first.
+    # Turn 2. A move as the first action is drawn from the engine's own path: from
+    # the robot, one king step at a time, to the cell; then it is undone.
+    start = at(page, "1-3")
+    to = plan_a_move(page, "1-3")
+    expect(page.locator("#plan-help")).to_contain_text("The board shows it done")
+    check_path(page, start, to)
+    page.get_by_role("button", name="Undo this action").first.click()
+    expect(page.locator("#board-wrap .plan *")).to_have_count(0)
+
+    # 1-5 fires at a cell; pointing at a target previews the shot first.
     robot(page, "1-5").click()
     page.get_by_role("button", name="Fire missile").click()
     targets = page.locator("#board-wrap .hl rect.tg")
@@ -124,24 +160,9 @@ def test_a_planned_missile_and_move_are_drawn_from_the_robots_and_the_shot_explo
 
     # The second robot's move: a path from the robot, step by step, to the cell.
     start = at(page, "1-4")
-    robot(page, "1-4").click()
-    page.get_by_role("button", name="Move (6)").click()
-    cells = page.locator("#board-wrap .hl rect")
-    expect(cells.first).to_be_visible()
-    far = cells.nth(cells.count() - 1)
-    to = (int(far.get_attribute("data-x")), int(far.get_attribute("data-y")))
-    far.click()
+    to = plan_a_move(page, "1-4")
     expect(page.get_by_text(f"Robot 1-4: move to ({to[0]}, {to[1]}).")).to_be_visible()
-    path = page.locator("#board-wrap .plan polyline.path")
-    expect(path).to_have_count(1)
-    points = numbers(path.get_attribute("points"))
-    assert points[:2] == list(centre(page, *start)), points
-    assert points[-2:] == list(centre(page, *to)), points
-    steps = [(points[i], points[i + 1]) for i in range(0, len(points), 2)]
-    cell = float(page.locator("#board-wrap svg.board").get_attribute("data-cell"))
-    # One king step at a time: no piece of the path skips a cell.
-    assert all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == cell for a, b in pairwise(steps)), steps
-    expect(page.locator("#board-wrap .plan circle.dest")).to_have_count(1)
+    check_path(page, start, to)
     shot(page, screenshot_dir, "board-planned-laptop")
     # The moon keeps its own dark look in the site's dark theme too.
     page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
