@@ -77,7 +77,7 @@ def house_bot(user: User | None) -> str | None:
     return None
 
 
-def _start(now: datetime) -> Match:
+def _start(now: datetime, watched_until: datetime) -> Match:
     match = Match.objects.create(
         seat_count=SEATS, turn_seconds=TURN_SECONDS, public=True, title=TITLE
     )
@@ -89,26 +89,31 @@ def _start(now: datetime) -> Match:
     # bot, so the seed hides nothing, and a site (or a test) rebuilt the same way
     # shows the same showcase.
     match_start(match=match, now=now, seed=(match.pk * 2_654_435_761) % 2**31)
-    Showcase.objects.create(match=match, created_at=now, watched_until=now + WATCH_WINDOW)
+    Showcase.objects.create(match=match, created_at=now, watched_until=watched_until)
     return match
 
 
-def showcase_current(*, now: datetime | None = None) -> Match:
+def showcase_current(*, now: datetime | None = None, watch: bool = True) -> Match:
     """The live showcase match, started now if there is none (or it has ended).
 
-    Also marks it watched for WATCH_WINDOW from now (a write at most once a minute).
+    `watch`: a visitor is looking, so the bots play on for WATCH_WINDOW from now (a
+    write at most once a minute); otherwise a new match keeps the old one's time.
     """
     now = now or timezone.now()
     live = Showcase.objects.filter(live=True).select_related("match").first()
+    if watch:
+        watched_until = now + WATCH_WINDOW
+    else:
+        watched_until = live.watched_until if live is not None else now
     if live is not None and live.match.is_live:
-        if live.watched_until < now + WATCH_WINDOW - _WATCH_SLACK:
-            Showcase.objects.filter(pk=live.pk).update(watched_until=now + WATCH_WINDOW)
+        if watch and live.watched_until < watched_until - _WATCH_SLACK:
+            Showcase.objects.filter(pk=live.pk).update(watched_until=watched_until)
         return live.match
     try:
         with transaction.atomic():
             if live is not None:
                 Showcase.objects.filter(pk=live.pk, live=True).update(live=False)
-            return _start(now)
+            return _start(now, watched_until)
     except IntegrityError:
         # Another request started one at the same moment (one live row at most).
         return Showcase.objects.select_related("match").get(live=True).match
@@ -131,7 +136,7 @@ def showcase_step(*, now: datetime | None = None) -> bool:
         return False
     match = live.match
     if not match.is_live:
-        showcase_current(now=now)
+        showcase_current(now=now, watch=False)  # the next match, for the same viewers
         return False
     turn = Turn.objects.filter(
         match=match, number=match.turn_number, status=Turn.Status.WAITING

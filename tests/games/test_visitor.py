@@ -140,3 +140,17 @@ def test_a_persons_account_is_never_lent_to_the_showcase(player):
     response = Client().get("/")
     assert response.status_code == 200 and "Play now" in response.content.decode()
     assert 'id="board-wrap"' not in response.content.decode()
+
+
+def test_a_showcase_that_ends_while_watched_is_followed_by_the_next_for_the_same_time():
+    now = timezone.now()
+    first = showcase_current(now=now)
+    watched_until = Showcase.objects.get(match=first).watched_until
+    Match.objects.filter(pk=first.pk).update(status=Match.Status.FINISHED, finished_at=now)
+    later = now + timedelta(minutes=10)
+    assert not showcase_step(now=later)
+    second = Showcase.objects.get(live=True)
+    assert second.match_id != first.pk and second.match.status == Match.Status.RUNNING
+    # Not watched any longer than the first was: nobody opened the home page since.
+    assert second.watched_until == watched_until
+    assert not showcase_step(now=watched_until + timedelta(seconds=1))
