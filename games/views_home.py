@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from axes.helpers import get_client_ip_address
 from django.contrib.auth import login
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
@@ -58,7 +59,8 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 def _guest_allowed(request: HttpRequest) -> bool:
-    key = f"guests-created:{request.META.get('REMOTE_ADDR', '')}"
+    # The client's address as the login lockout reads it (behind a proxy too).
+    key = f"guests-created:{get_client_ip_address(request) or ''}"
     if cache.add(key, 1, 3600):
         return True
     try:
