@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +89,20 @@ def test_python_m_engine_replay_accepts_a_golden_replay_and_refuses_a_changed_on
     assert bad.returncode == 1 and json.loads(bad.stdout)["error"]["code"] == "bad_state"
     with pytest.raises(match.ReplayMismatch):
         match.replay_check(record)
+
+
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "games" / "remake.md"
+
+
+def test_docs_games_remake_md_names_only_tests_that_exist() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    named = re.findall(r"`(test_remake_\w+\.py)::(test_\w+)`", text)
+    assert len(named) > 30
+    here = Path(__file__).parent
+    missing = [
+        f"{f}::{t}"
+        for f, t in named
+        if not (here / f).exists()
+        or not re.search(rf"^def {t}\(", (here / f).read_text(encoding="utf-8"), re.M)
+    ]
+    assert not missing
