@@ -70,7 +70,8 @@ def notify(
     context: dict[str, Any] | None = None,
     seat: Seat | None = None,
 ) -> Notification | None:
-    """Record that `user` should hear about this, and queue the email after commit.
+    """Record that `user` should hear about this, and queue the email after commit;
+    "Your turn" is due later (your_turn_delay) and the clock sweep queues it then.
 
     `seat`: the user's seat in the match when the caller holds it (saves a query).
     """

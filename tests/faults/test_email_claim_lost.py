@@ -1,0 +1,77 @@
+"""No email is lost: a worker killed between claiming an email (the row is
+`sending`) and sending it leaves the claim behind; once the claim is stale
+(EMAIL_CLAIM_STALE_SECONDS, 3 s here) celery beat's clock sweep puts it back to
+pending and queues it, and a worker sends it, exactly once.
+
+Killed are the pool process running the send (the worker's main process starts a
+new one; with acks_late the message comes back at once and finds the row claimed)
+and the whole worker (its unacknowledged message stays with the dead connection
+until Redis' visibility timeout, an hour). Either way only the sweep can help.
+The worker consumes both queues, turns and emails, as every worker of the site.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+from faults_reconcile import make_player, match_against_a_bot, reconcile, sent_mail, wait_settled
+from faults_stack import Stack, wait_until
+
+from games.models import Notification
+
+pytestmark = pytest.mark.faults
+
+STALE_SECONDS = 3
+# The worker runs the sweep: it reads these. A claim is stale after 3 s, and a send
+# may take 1 s at most (the file backend takes no time at all).
+FAST_STALE = {"EMAIL_CLAIM_STALE_SECONDS": str(STALE_SECONDS), "EMAIL_TIMEOUT": "1"}
+
+
+@pytest.mark.parametrize("kill", ["process", "worker"])
+def test_an_email_whose_worker_died_between_claim_and_send_is_sent_once_after_the_sweep(
+    stack: Stack, kill: str
+) -> None:
+    stack.beat(period=0.5, wait=False)
+    worker = stack.worker("w0", acks_late=True, pause_at="email_claimed", **FAST_STALE)
+    player = make_player("mailed")
+    # The match starts at once (against a bot): "match started" is queued on commit,
+    # on the email queue. ("Your turn" waits minutes: this player is away.)
+    match = match_against_a_bot(player)
+    row = Notification.objects.get(match=match, user=player, kind="match_started")
+
+    paused_pid = stack.wait_paused("email_claimed")
+    if kill == "process":
+        assert paused_pid != worker.pid  # the pool process, not the main one
+        os.kill(paused_pid, signal.SIGKILL)
+    else:
+        worker.kill()
+        assert not worker.alive()
+    row.refresh_from_db()
+    assert row.status == Notification.Status.SENDING and row.claimed_at is not None
+    claimed_at = row.claimed_at
+    assert sent_mail(stack.mail_dir) == []
+
+    if kill == "worker":
+        worker = stack.worker("w1", acks_late=True, pause_at="email_claimed", **FAST_STALE)
+
+    def sent() -> bool:
+        row.refresh_from_db()
+        return row.status == Notification.Status.SENT
+
+    wait_until(sent, 30, "the stale claim to be sent")
+    # Not before the claim was stale: a worker that is only slow keeps its claim.
+    assert row.claimed_at is not None
+    assert (row.claimed_at - claimed_at).total_seconds() >= STALE_SECONDS
+    assert row.attempts == 2
+    [email] = [m for m in sent_mail(stack.mail_dir) if "has started" in str(m["Subject"])]
+    assert str(email["To"]) == player.email
+
+    # More sweeps change nothing: the email went once, and nothing is left claimed.
+    time.sleep(STALE_SECONDS + 1)
+    wait_settled(timeout=30)
+    result = reconcile(stack.mail_dir, sending_allowed=0)
+    assert result.sending == 0 and result.emails == 1
+    assert worker.alive()
