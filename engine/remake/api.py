@@ -7,14 +7,14 @@ from typing import Any
 
 from engine.core import Applied
 from engine.errors import OrdersError, ShapeError
-from engine.helium3 import fog
 from engine.helium3.mapgen import FACING, HEIGHT, SEATS_FOR, SPAWNS, WIDTH
+from engine.remake.fog import events_view, view
 from engine.remake.mapgen import generate_helium
 from engine.remake.orders import Orders, parse_orders
 from engine.remake.resolve import Event, masked, resolve
 from engine.remake.state import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS, Robot, State
 
-__all__ = ["masked", "new_state", "play", "bot_rng"]
+__all__ = ["bot_rng", "events_view", "masked", "new_state", "play", "view"]
 
 
 def new_state(seed: int, seats: int = 4, rounds: int = DEFAULT_ROUNDS) -> State:
@@ -106,13 +106,3 @@ def awaiting(state: Any) -> list[int]:
 
 def scores(state: Any) -> dict[str, int | float]:
     return dict(State.from_json(state).scores)
-
-
-def view(state: Any, seat: int | None) -> dict[str, Any]:
-    current = State.from_json(state)
-    fog.check_viewer(seat, current.seats)
-    return fog.view_of(current.to_json(), seat)
-
-
-def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:
-    return fog.events_view(events, seat, over=over)

@@ -12,8 +12,8 @@ from typing import Any
 
 from engine.errors import OrdersError
 from engine.helium3 import resolve as h3
-from engine.helium3 import timing
 from engine.helium3.board import DELTAS, cheb, route_blocked, shortest_path
+from engine.remake import timing
 from engine.remake.orders import MISSILE_RANGE, MOVE_RANGE, MOVING, Action, Cell, Orders
 from engine.remake.state import State
 
@@ -119,7 +119,8 @@ class Turn(h3.Turn):
             robot.deflect = action.direction
             # Neither turns the vehicle nor costs time: a hidden shield or deflect must
             # not show in the public timeline.
-            self.emit({"type": "shielded", "t_ms": t, "duration_ms": timing.SHIELD_MS,
+            cost = timing.SHIELD_MS if kind == "shield" else timing.DEFLECT_MS
+            self.emit({"type": "shielded", "t_ms": t, "duration_ms": cost,
                        "robot": robot.id, "seat": robot.seat,
                        "deflect": action.direction})  # fmt: skip
         elif kind == "fire_missile":
