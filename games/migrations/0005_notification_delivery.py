@@ -6,52 +6,68 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_match_title'),
+        ("games", "0004_match_title"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='notificationsettings',
-            options={'verbose_name': 'notification settings', 'verbose_name_plural': 'notification settings'},
+            name="notificationsettings",
+            options={
+                "verbose_name": "notification settings",
+                "verbose_name_plural": "notification settings",
+            },
         ),
         migrations.RemoveIndex(
-            model_name='notification',
-            name='games_notif_status_a3c3fb_idx',
+            model_name="notification",
+            name="games_notif_status_a3c3fb_idx",
         ),
         migrations.AddField(
-            model_name='notification',
-            name='claimed_at',
+            model_name="notification",
+            name="claimed_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='notification',
-            name='queued_at',
+            model_name="notification",
+            name="queued_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='notification',
-            name='send_after',
+            model_name="notification",
+            name="send_after",
             field=models.DateTimeField(default=django.utils.timezone.now),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='last_seen_at',
+            model_name="seat",
+            name="last_seen_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='status',
-            field=models.CharField(choices=[('pending', 'Pending'), ('sending', 'Sending'), ('sent', 'Sent'), ('skipped', 'Skipped (switched off or no longer wanted)'), ('failed', 'Failed')], default='pending', max_length=16),
+            model_name="notification",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("pending", "Pending"),
+                    ("sending", "Sending"),
+                    ("sent", "Sent"),
+                    ("skipped", "Skipped (switched off or no longer wanted)"),
+                    ("failed", "Failed"),
+                ],
+                default="pending",
+                max_length=16,
+            ),
         ),
         migrations.AddIndex(
-            model_name='notification',
-            index=models.Index(fields=['status', 'send_after'], name='games_notif_status_801450_idx'),
+            model_name="notification",
+            index=models.Index(
+                fields=["status", "send_after"], name="games_notif_status_801450_idx"
+            ),
         ),
         migrations.AddIndex(
-            model_name='notification',
-            index=models.Index(fields=['status', 'claimed_at'], name='games_notif_status_0422ea_idx'),
+            model_name="notification",
+            index=models.Index(
+                fields=["status", "claimed_at"], name="games_notif_status_0422ea_idx"
+            ),
         ),
     ]
