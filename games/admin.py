@@ -287,7 +287,16 @@ class ResolutionAdmin(ReadOnlyAdmin):
 
 @admin.register(Notification)
 class NotificationAdmin(ReadOnlyAdmin):
-    list_display = ("created_at", "user", "match", "kind", "turn_number", "status", "sent_at")
+    list_display = (
+        "created_at",
+        "send_after",
+        "user",
+        "match",
+        "kind",
+        "turn_number",
+        "status",
+        "sent_at",
+    )
     list_filter = ("kind", "status")
 
 
