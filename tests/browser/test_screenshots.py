@@ -1,0 +1,108 @@
+"""Every page a person meets, photographed on a laptop and a phone in both themes
+(ci-artifacts/screenshots/), each checked on the way for what a person would see
+first: no script error, no sideways scrolling, the theme asked for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import settle_board
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from game_factories import UserFactory
+from playwright.sync_api import Browser, Page, expect
+from site_support import drain
+
+from games import services
+from games.models import Match
+
+pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+VIEWPORTS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+THEMES = ("light", "dark")
+
+
+def played_to(match: Match, user: Any, turns: int) -> Match:
+    """The player passes and the bots play until `turns` turns were played or it ends."""
+    for _ in range(400):
+        drain(match, emails=False)
+        if match.status == Match.Status.FINISHED or match.turn_number >= turns:
+            return match
+        services.orders_submit(match_id=match.pk, user=user, turn=match.turn_number, actions=[])
+    raise AssertionError("the match did not get that far")
+
+
+def signed_in(browser: Browser, user: Any, base: str, viewport: dict[str, int], theme: str) -> Page:
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport=viewport)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
+    return themed(context.new_page(), base, theme)
+
+
+def themed(page: Page, base: str, theme: str) -> Page:
+    page.goto(f"{base}/rules/")
+    page.evaluate("theme => localStorage.setItem('h3-theme', theme)", theme)
+    return page
+
+
+def shoot(page: Page, url: str, name: str, theme: str, folder: Path) -> None:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    expect(page.locator("html")).to_have_attribute("data-theme", theme)
+    if page.locator("#board-wrap svg.board").count():
+        settle_board(page)
+    width = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert width <= 1, f"{name}: the page scrolls sideways by {width} px"
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    assert not errors, f"{name}: {errors}"
+
+
+def test_every_page_on_a_laptop_and_a_phone_in_both_themes(
+    live_server: Any, celery_worker: Any, browser: Browser, screenshot_dir: Path
+) -> None:
+    base = live_server.url
+    player = UserFactory(username="luna")
+    start = services.match_create(
+        creator=player, seat_count=4, bots=["fighter", "miner", "random"], title="First light"
+    )
+    middle = played_to(
+        services.match_create(creator=player, seat_count=4, bots=["fighter", "miner", "random"]),
+        player,
+        turns=13,
+    )
+    end = played_to(
+        services.match_create(
+            creator=player, seat_count=2, bots=["fighter"], length_ms=60_000, title="Short duel"
+        ),
+        player,
+        turns=10_000,
+    )
+    assert end.status == Match.Status.FINISHED
+    start.refresh_from_db()
+    pages = {
+        "lobby": reverse("games:lobby"),
+        "create": reverse("games:match-create"),
+        "match-start": f"/matches/{start.pk}/",
+        "match-mid": f"/matches/{middle.pk}/",
+        "match-end": f"/matches/{end.pk}/",
+        "replay": f"/matches/{end.pk}/replay/",
+        "archive": reverse("games:archive"),
+        "rules": reverse("games:rules"),
+        "settings": reverse("games:notification-settings"),
+        "watch": reverse("games:watch"),
+    }
+    for device, viewport in VIEWPORTS.items():
+        for theme in THEMES:
+            visitor = themed(browser.new_context(viewport=viewport).new_page(), base, theme)
+            shoot(visitor, f"{base}/", f"page-home-{device}-{theme}", theme, screenshot_dir)
+            visitor.context.close()
+            page = signed_in(browser, player, base, viewport, theme)
+            for name, path in pages.items():
+                shoot(page, base + path, f"page-{name}-{device}-{theme}", theme, screenshot_dir)
+            page.context.close()
