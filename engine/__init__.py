@@ -110,6 +110,8 @@ def _check_step(rules: Ruleset, state: Any, orders: Any) -> None:
     """A step's orders may say which step they are; a repeated or late post is stale."""
     if not rules.shape.steps or not isinstance(orders, dict) or "step_no" not in orders:
         return
+    if orders.get("seat") not in rules.awaiting(state):
+        return  # the ruleset says whose turn it is, or that the match is over
     given = orders["step_no"]
     if type(given) is not int:
         raise ShapeError("bad_shape", "'step_no' must be the state's step number.")
@@ -182,7 +184,11 @@ def apply(state: Any, orders: Any) -> Applied:
             for given in orders:
                 check(state, given)
             return rules.apply(state, list(orders))
-    elif isinstance(orders, dict) and len(awaited := rules.awaiting(state)) > 1:
+    elif (
+        isinstance(orders, dict)
+        and (rules.shape.simultaneous or rules.shape.setup)
+        and len(awaited := rules.awaiting(state)) > 1
+    ):
         seat = _seat_of(orders, "Orders")
         if seat not in awaited:
             raise OrdersError("not_your_turn", f"Seat {seat} is not awaited this turn.")

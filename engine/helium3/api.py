@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from engine.core import Applied, Option
-from engine.errors import OrdersError, ShapeError
+from engine.errors import OrdersError, ShapeError, StateError
 from engine.helium3 import fog
 from engine.helium3.mapgen import FACING, HEIGHT, SEATS_FOR, SPAWNS, WIDTH, generate_helium
 from engine.helium3.orders import Orders, check_count, parse_action, parse_envelope
@@ -127,9 +127,17 @@ def default_orders(state: Any, seat: int) -> dict[str, Any]:
 
 
 def awaiting(state: Any) -> list[int]:
-    """The seat to move, or no one once over (Helium 3's state says it as `to_move`)."""
-    current = State.from_json(state)
-    return [] if current.over or current.to_move is None else [current.to_move]
+    """The seat to move, or no one once over (Helium 3's state says it as `to_move`).
+
+    Read from those two fields alone: the site asks it on every page, and `apply`
+    checks the whole state anyway."""
+    over = state.get("over") if isinstance(state, dict) else None
+    to_move = state.get("to_move") if isinstance(state, dict) else None
+    if over is True:
+        return []
+    if over is not False or type(to_move) is not int:
+        raise StateError("A running match needs 'to_move', the seat to move.")
+    return [to_move]
 
 
 def scores(state: Any) -> dict[str, int | float]:

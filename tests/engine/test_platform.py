@@ -488,3 +488,21 @@ def test_every_registered_ruleset_describes_itself() -> None:
         described = engine.ruleset(name).describe()
         assert described["name"] == name and described["default_seats"] in described["seats"]
         assert json.loads(json.dumps(described)) == described
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [{"over": False, "to_move": None}, {"over": "no"}, {"over": False, "to_move": "1"}],
+)
+def test_helium3_awaiting_of_a_broken_state_is_a_bad_state(broken: dict[str, Any]) -> None:
+    state = dict(engine.new_game(seed=3), **broken)
+    with pytest.raises(engine.StateError):
+        engine.awaiting(state)
+
+
+def test_a_step_of_a_seat_not_awaited_is_not_its_turn_whatever_its_step_no() -> None:
+    state = dig()
+    reject_orders(state, {"seat": 2, "turn": 0, "step_no": 4, "action": "scan"},
+                  code="not_your_turn")  # fmt: skip
+    over = dict(state, over=True, to_move=None, awaiting=[], winners=[1])
+    reject_orders(over, step(state, "scan", step_no=4), code="match_over")
