@@ -22,7 +22,7 @@ from games.errors import ServiceError
 from games.guests.selectors import SESSION_FLAG
 from games.guests.services import guest_create
 from games.guests.showcase import showcase_current
-from games.models import Match, Seat
+from games.models import Seat
 from games.views_board import board_context
 
 log = logging.getLogger(__name__)
@@ -35,13 +35,12 @@ GUESTS_PER_HOUR = 30
 def _showcase_context() -> dict[str, Any]:
     """The showcase match as a spectator sees it (the match page's own context)."""
     try:
-        shown = showcase_current()
+        match = showcase_current()
     except Exception:
         # The home page must answer even if the showcase cannot start: it then
         # shows the pitch and the buttons without the live board.
         log.exception("the showcase match could not be started")
         return {}
-    match = Match.objects.defer("initial_state", "record").get(pk=shown.pk)
     seats = list(Seat.objects.filter(match=match).select_related("user"))
     page = selectors.match_page(match, None, seats=seats)
     return {"page": page, "match": match, "seat": None, **board_context(page)}

@@ -100,11 +100,15 @@ def showcase_current(*, now: datetime | None = None, watch: bool = True) -> Matc
     write at most once a minute); otherwise a new match keeps the old one's time.
     """
     now = now or timezone.now()
-    live = Showcase.objects.filter(live=True).select_related("match").first()
-    if watch:
-        watched_until = now + WATCH_WINDOW
-    else:
-        watched_until = live.watched_until if live is not None else now
+    # Without the replay columns (as big as the state): no caller needs them.
+    live = (
+        Showcase.objects.filter(live=True)
+        .select_related("match")
+        .defer("match__initial_state", "match__record")
+        .first()
+    )
+    unwatched = live.watched_until if live is not None else now
+    watched_until = now + WATCH_WINDOW if watch else unwatched
     if live is not None and live.match.is_live:
         if watch and live.watched_until < watched_until - _WATCH_SLACK:
             Showcase.objects.filter(pk=live.pk).update(watched_until=watched_until)
