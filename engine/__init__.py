@@ -147,12 +147,14 @@ def _seat_of(orders: Any, what: str) -> int:
 
 def _check_list(state: Any, given: list[Any], awaited: list[int]) -> None:
     """One orders object per awaited seat, in seat order, each acceptable on its own."""
-    seats = [_seat_of(orders, f"Orders {n} of the list") for n, orders in enumerate(given)]
+    seats = [
+        _seat_of(orders, f"Item {n + 1} of the list of orders") for n, orders in enumerate(given)
+    ]
     for seat in seats:
         if seat not in awaited:
             raise OrdersError("not_your_turn", f"Seat {seat} is not awaited this turn.")
         if seats.count(seat) > 1:
-            raise ShapeError("bad_shape", f"Seat {seat} has more than one orders in the list.")
+            raise ShapeError("bad_shape", f"Seat {seat} appears twice in the list of orders.")
     missing = [s for s in awaited if s not in seats]
     if missing:
         raise ShapeError(

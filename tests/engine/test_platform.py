@@ -247,7 +247,7 @@ def test_each_seats_orders_are_checked_alone_without_the_others() -> None:
         ([1, 2], "bad_shape",
          "Orders for seat 3 are missing; give its default orders if it sent none."),
         ([1, 2, 3, 4], "not_your_turn", "Seat 4 is not awaited this turn."),
-        ([1, 2, 2, 3], "bad_shape", "Seat 2 has more than one orders in the list."),
+        ([1, 2, 2, 3], "bad_shape", "Seat 2 appears twice in the list of orders."),
         ([2, 1, 3], "bad_shape", "Give the orders in seat order: 1, 2, 3."),
     ],
 )  # fmt: skip
@@ -263,7 +263,11 @@ def test_a_simultaneous_turn_refuses_one_orders_object_and_an_empty_list() -> No
     assert body["message"] == "Seats 1, 2, 3 are all awaited: give a list of their orders."
     reject_orders(state, throw(state, 5), code="not_your_turn")
     reject_orders(state, [], code="bad_shape")
-    reject_orders(state, [throw(state, 1), "rock", throw(state, 3)], code="bad_shape")
+    body = reject_orders(state, [throw(state, 1), "rock", throw(state, 3)], code="bad_shape")
+    assert (
+        body["message"]
+        == "Item 2 of the list of orders must be an object with 'seat', a seat number."
+    )
     reject_orders(state, "rock", code="bad_shape")
 
 
@@ -307,6 +311,7 @@ def test_a_setup_phase_awaits_every_seat_then_one_at_a_time() -> None:
     setup = [{"seat": s, "turn": 0, "head_start": s} for s in (1, 2, 3)]
     state = engine.apply(state, setup).state
     assert state["phase"] == "race" and engine.awaiting(state) == [1]
+    assert engine.view(state, 3)["viewer"] == 3 and "seed" not in engine.view(state, 3)
     assert engine.scores(state) == {"1": 1, "2": 2, "3": 3}
     state = engine.apply(state, {"seat": 1, "turn": 1, "add": 3}).state
     assert engine.awaiting(state) == [2]
@@ -506,3 +511,24 @@ def test_a_step_of_a_seat_not_awaited_is_not_its_turn_whatever_its_step_no() -> 
                   code="not_your_turn")  # fmt: skip
     over = dict(state, over=True, to_move=None, awaiting=[], winners=[1])
     reject_orders(over, step(state, "scan", step_no=4), code="match_over")
+
+
+def test_every_state_but_helium3s_carries_awaiting_and_scores() -> None:
+    # Helium 3's JSON is protocol.md's, unchanged: its two come from the functions only.
+    for name in engine.ruleset_names():
+        rules = engine.ruleset(name)
+        state = engine.new_game(seed=5, ruleset=name)
+        for _ in range(3):
+            awaited = engine.awaiting(state)
+            assert awaited and set(engine.scores(state)) == {
+                str(p["seat"]) for p in state["players"]
+            }
+            if name != rulesets.DEFAULT:
+                assert state["awaiting"] == awaited and state["scores"] == engine.scores(state)
+            given = [engine.default_orders(state, seat) for seat in awaited]
+            for orders in given:
+                engine.check(state, orders)
+            state = engine.apply(state, given if len(given) > 1 else given[0]).state
+            view = engine.view(state, awaited[0])
+            assert view["viewer"] == awaited[0] and view["ruleset"] == name
+        assert rules.shape.describe()
