@@ -109,4 +109,13 @@ def test_the_home_page_animates_the_showcase_as_its_bots_play_and_the_pages_look
     page.set_viewport_size(LAPTOP)
     page.reload()
     shoot(page, screenshot_dir, "rules-laptop")
+    # And in the dark theme (the system's choice).
+    page.emulate_media(color_scheme="dark")
+    shoot(page, screenshot_dir, "rules-dark-laptop")
+    page.goto(f"{base}/")
+    shoot(page, screenshot_dir, "home-dark-laptop")
+    page.set_viewport_size(PHONE)
+    shoot(page, screenshot_dir, "home-dark-phone")
+    page.goto(f"{base}/rules/")
+    shoot(page, screenshot_dir, "rules-dark-phone")
     assert errors == []
