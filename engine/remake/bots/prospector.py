@@ -35,10 +35,15 @@ def mine_yield(turn: Turn, x: int, y: int) -> int:
     return total
 
 
+# A kamikaze reaches distance 1; one cell more keeps a vehicle clear of an enemy that
+# steps next to it first.
+BLAST_MARGIN = 2
+
+
 def _danger(cell: Cell, enemies: list[Robot]) -> int:
-    """How many enemy vehicles could blast this cell with a kamikaze next turn."""
+    """How many enemy vehicles stand close enough to blast this cell soon."""
     x, y = cell
-    return sum(1 for e in enemies if cheb(e.x, e.y, x, y) <= 1 + MOVE_RANGE["kamikaze"] + 1)
+    return sum(1 for e in enemies if cheb(e.x, e.y, x, y) <= BLAST_MARGIN)
 
 
 def choose(state: State, seat: int, rng: Random) -> Orders:
@@ -109,10 +114,9 @@ def _goal(turn: Turn, robot: Robot, claimed: set[Cell]) -> Cell | None:
             gain = mine_yield(turn, x, y)
             if not gain:
                 continue
-            d = cheb(robot.x, robot.y, x, y)
-            turns = (
-                1 + max(0, d - MOVE_RANGE["mine"] + MOVE_RANGE["move"] - 1) // MOVE_RANGE["move"]
-            )
+            # Drive (5 a turn) until a mine's own move of 2 reaches the cell, then mine.
+            drive = max(0, cheb(robot.x, robot.y, x, y) - MOVE_RANGE["mine"])
+            turns = 1 + -(-drive // MOVE_RANGE["move"])
             score = gain / turns
             if score > best_score:
                 best, best_score = (x, y), score
