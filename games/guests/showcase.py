@@ -5,8 +5,8 @@ would be over in seconds. The showcase's seats are therefore held by house
 accounts (one per seat: a seat belongs to one user) and played the way any bot
 program plays through the API: showcase_step, run by celery beat every few
 seconds, sends the built-in bot's orders once the previous turn has had its
-battle time to play out on the board (its turn_ms). A spectator so watches the
-match in real time. The bots move only while a visitor may be watching
+battle time to play out on the board (its turn_ms), so that a spectator
+watches the match in real time. The bots move only while a visitor may be watching
 (`watched_until`, moved on by the home page), and the next match starts when
 one ends.
 """
@@ -31,7 +31,7 @@ from games.services.matches import match_start
 log = logging.getLogger(__name__)
 
 SEATS = 4
-# The bots of seats 1..4, strongest first where the engine has them.
+# The bots of seats 1..4 (random plays a seat whose bot the engine lacks).
 SHOWCASE_BOTS = ("miner", "fighter", "miner", "fighter")
 TITLE = "Showcase: four bots at play"
 # The clock passes a turn nobody played for this long, so a showcase left alone for
