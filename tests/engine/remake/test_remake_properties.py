@@ -146,6 +146,7 @@ def test_random_legal_play_keeps_the_state_valid(
 ) -> None:
     turns = 0
     for step in play(seed, seats, rounds, player):
+        engine.check(step.before, step.orders)  # what apply accepted, check accepts
         state = step.applied.state
         assert State.from_json(state).to_json() == state
         cells = [(r["x"], r["y"]) for r in state["robots"] if r["alive"]]
