@@ -11,7 +11,7 @@ is deterministic: the same arguments print the same table.
 
 `--ruleset NAME` (or any `--option`) plays any ruleset through the engine's JSON
 interface instead (`run_ruleset`): the best bot against `random` bots, and against
-the rival alone; the money column is then the game's score.
+the rival alone; the tables then give the mean of the game's score.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ class Series:
     title: str
     matches: int = 0
     tallies: dict[str, Tally] = field(default_factory=dict)
+    # What a tally's `money` counts: Helium 3's money, or another game's score.
+    measure: str = "money"
 
     def tally(self, bot: str) -> Tally:
         return self.tallies.setdefault(bot, Tally())
@@ -135,7 +137,9 @@ def table(all_series: list[Series], seed_base: int) -> str:
         last = seed_base + series.matches - 1
         out.append(f"{series.title}: {series.matches} matches, seeds {seed_base}..{last}")
         out.append("")
-        out.append("| bot | seats | wins | win % | mean money | mean turns per player |")
+        out.append(
+            f"| bot | seats | wins | win % | mean {series.measure} | mean turns per player |"
+        )
         out.append("| --- | ---: | ---: | ---: | ---: | ---: |")
         for bot, t in series.tallies.items():
             out.append(
@@ -192,11 +196,13 @@ def run_ruleset(
 ) -> list[Series]:
     """The tournament for any ruleset: `best` against `random` bots at the ruleset's usual
     seat count (its seat rotating), and against `rival` alone if two seats may play (they
-    swap seats). Its tables' money column is the score the game ranks by."""
+    swap seats). Its tables give the mean score, what the game ranks by."""
     rules = engine.ruleset(ruleset)
     given = dict(options or {})
     seats = rules.default_seats
-    alone = Series(f"{best} vs {seats - 1} random ({seats} seats, {best}'s seat rotates)")
+    alone = Series(
+        f"{best} vs {seats - 1} random ({seats} seats, {best}'s seat rotates)", measure="score"
+    )
     alone.tally(best)
     for k in range(matches):
         lineup = ["random"] * seats
@@ -204,7 +210,7 @@ def run_ruleset(
         record_ruleset(alone, ruleset, seed_base + k, lineup, given)
     out = [alone]
     if 2 in rules.seats:
-        duel = Series(f"{best} vs {rival} (2 seats, they swap seats)")
+        duel = Series(f"{best} vs {rival} (2 seats, they swap seats)", measure="score")
         for k in range(matches):
             lineup = [best, rival] if k % 2 == 0 else [rival, best]
             record_ruleset(duel, ruleset, seed_base + k, lineup, given)

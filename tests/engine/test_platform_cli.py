@@ -185,6 +185,7 @@ def test_tournament_runs_for_any_ruleset() -> None:
     assert "greedy vs random (2 seats, they swap seats): 4 matches, seeds 3..6" in lines
     rows = [line for line in lines if line.startswith("| greedy |")]
     assert len(rows) == 2 and rows[0].split("|")[2].strip() == "4"
+    assert "| bot | seats | wins | win % | mean score | mean turns per player |" in lines
     assert (
         cli("tournament", "--ruleset", "race", "--matches", "4", "--seed-base", "3").stdout
         == done.stdout
