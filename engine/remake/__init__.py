@@ -1,6 +1,6 @@
 """Helium 3 remake (seeds/001): five vehicles a turn, shields that deflect, rounds."""
 
-from engine.core import Option, Ruleset
+from engine.core import Option, Ruleset, Shape
 from engine.remake import api, bots
 from engine.remake.state import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 
@@ -19,6 +19,7 @@ RULESET = Ruleset(
     bot_orders=bots.bot_orders,
     bot_description=bots.description,
     seats=(2, 3, 4),
+    shape=Shape(),  # one seat at a time, no setup, no steps: a turn is one apply
     default_seats=4,
     options=(
         Option(
