@@ -67,6 +67,21 @@ def plan_a_move(page: Page, robot_id: str) -> tuple[int, int]:
     return to
 
 
+def plan_a_missile(page: Page) -> tuple[int, int]:
+    """Fire 1-5's missile at the last target cell, previewed by pointing at it first."""
+    robot(page, "1-5").click()
+    page.get_by_role("button", name="Fire missile").click()
+    targets = page.locator("#board-wrap .hl rect.tg")
+    expect(targets.first).to_be_visible()
+    target = targets.nth(targets.count() - 1)
+    target.hover()
+    expect(page.locator("#board-wrap .plan .pv path.traj")).to_have_count(1)
+    goal = (int(target.get_attribute("data-x")), int(target.get_attribute("data-y")))
+    target.click()
+    expect(page.locator("#plan-help")).to_contain_text("The board shows it done")
+    return goal
+
+
 def check_path(page: Page, start: tuple[int, int], to: tuple[int, int]) -> None:
     """The planned path leaves from the robot's cell and reaches `to` by king steps."""
     path = page.locator("#board-wrap .plan polyline.path")
@@ -129,20 +144,23 @@ def test_a_planned_missile_and_move_are_drawn_from_the_robots_and_the_shot_explo
     to = plan_a_move(page, "1-3")
     expect(page.locator("#plan-help")).to_contain_text("The board shows it done")
     check_path(page, start, to)
+    # Planned, the robot stood at the end of its path and was active; undone, it is
+    # back where the server drew it, inactive again.
+    expect(robot(page, "1-3")).not_to_have_class(re.compile(r"\bidle\b"))
     page.get_by_role("button", name="Undo this action").first.click()
     expect(page.locator("#board-wrap .plan *")).to_have_count(0)
+    expect(robot(page, "1-3")).to_have_class(re.compile(r"\bidle\b"))
+    x, y = centre(page, *start)
+    expect(robot(page, "1-3")).to_have_attribute("transform", f"translate({x:g} {y:g})")
 
-    # 1-5 fires at a cell; pointing at a target previews the shot first.
-    robot(page, "1-5").click()
-    page.get_by_role("button", name="Fire missile").click()
-    targets = page.locator("#board-wrap .hl rect.tg")
-    expect(targets.first).to_be_visible()
-    target = targets.nth(targets.count() - 1)
-    target.hover()
-    expect(page.locator("#board-wrap .plan .pv path.traj")).to_have_count(1)
-    goal = (int(target.get_attribute("data-x")), int(target.get_attribute("data-y")))
-    target.click()
-    expect(page.locator("#plan-help")).to_contain_text("The board shows it done")
+    # 1-5 fires at a cell; pointing at a target previews the shot first. Undone, the
+    # missile is armed again; planned again, it stays.
+    goal = plan_a_missile(page)
+    expect(robot(page, "1-5")).not_to_have_class(re.compile(r"\bam\b"))
+    page.get_by_role("button", name="Undo this action").first.click()
+    expect(robot(page, "1-5")).to_have_class(re.compile(r"\bam\b"))
+    expect(page.locator("#board-wrap .plan *")).to_have_count(0)
+    goal = plan_a_missile(page)
     expect(page.get_by_text(f"Robot 1-5: fire missile at ({goal[0]}, {goal[1]}).")).to_be_visible()
 
     trajectory = page.locator("#board-wrap .plan path.traj")

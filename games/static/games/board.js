@@ -33,15 +33,21 @@
     this.levels = d.levels.split(",").map(Number);
     this.hl = $(".hl", svg); this.fx = $(".fx", svg); this.plan = $(".plan", svg);
     this.els = {};
-    var model = {helium: d.helium.split(",").map(Number), robots: {}, money: {}};
-    svg.querySelectorAll(".rb").forEach(function (g) {
-      var c = g.classList, r = g.dataset;
-      this.els[r.id] = g;
-      model.robots[r.id] = {id: r.id, seat: +r.seat, x: +r.x, y: +r.y, ang: DIRS.indexOf(r.f) * 45,
-        alive: true, active: !c.contains("idle"), armed: c.contains("am") ? "missile" : c.contains("al") ? "laser" : null,
-        shield: c.contains("sd"), deflect: r.d || null, mined: +r.mined, fade: 1};
-    }, this);
-    this.model = model;
+    svg.querySelectorAll(".rb").forEach(function (g) { this.els[g.dataset.id] = g; }, this);
+    // What the server drew, read once per SVG and kept on it: drawing a plan or a frame
+    // toggles the robots' classes, so a later reading of them would not be the truth.
+    // The helium shown and the wrecks left are kept there too, for the same reason.
+    if (!svg.h3) {
+      var model = {helium: d.helium.split(",").map(Number), robots: {}, money: {}};
+      svg.querySelectorAll(".rb").forEach(function (g) {
+        var c = g.classList, r = g.dataset;
+        model.robots[r.id] = {id: r.id, seat: +r.seat, x: +r.x, y: +r.y, ang: DIRS.indexOf(r.f) * 45,
+          alive: true, active: !c.contains("idle"), armed: c.contains("am") ? "missile" : c.contains("al") ? "laser" : null,
+          shield: c.contains("sd"), deflect: r.d || null, mined: +r.mined, fade: 1};
+      });
+      svg.h3 = {model: model, shown: model.helium.slice(), rects: null, left: {}};
+    }
+    this.model = svg.h3.model; this.kept = svg.h3;
   }
   Board.prototype.centre = function (x, y) { return [this.m + x * this.cell + this.cell / 2, this.m + y * this.cell + this.cell / 2]; };
   Board.prototype.cellAt = function (evt) {
@@ -56,7 +62,7 @@
   };
   /* Draw a model: robots' places, facings and marks, helium, and a frame's effects. */
   Board.prototype.draw = function (m, effects) {
-    var wrecks = $(".wrecks", this.svg), left = this.left || (this.left = {});
+    var wrecks = $(".wrecks", this.svg), left = this.kept.left;
     for (var id in m.robots) {
       var r = m.robots[id], g = this.els[id];
       if (!g) continue;
@@ -73,16 +79,16 @@
       g.classList.toggle("doomed", !!r.doomed);
       g.style.display = r.alive ? "" : "none"; g.style.opacity = r.fade < 1 ? r.fade : "";
     }
-    var he = $(".he", this.svg), shown = this.shown || (this.shown = this.model.helium.slice());
-    if (!this.rects) { this.rects = {}; he.querySelectorAll("rect").forEach(function (x) { this.rects[x.id.slice(1)] = x; }, this); }
+    var he = $(".he", this.svg), shown = this.kept.shown, rects = this.kept.rects;
+    if (!rects) { rects = this.kept.rects = {}; he.querySelectorAll("rect").forEach(function (x) { rects[x.id.slice(1)] = x; }); }
     for (var i = 0; i < m.helium.length; i++) {
-      var a = m.helium[i], rect = this.rects[i];
+      var a = m.helium[i], rect = rects[i];
       if (a === shown[i]) continue;
       shown[i] = a;
-      if (a <= 0) { if (rect) { rect.remove(); delete this.rects[i]; } continue; }
+      if (a <= 0) { if (rect) { rect.remove(); delete rects[i]; } continue; }
       var x = i % this.w, y = Math.floor(i / this.w);
       if (!rect) {
-        rect = this.rects[i] = el("rect", {id: "c" + i, x: this.m + x * this.cell, y: this.m + y * this.cell, width: this.cell, height: this.cell}, he);
+        rect = rects[i] = el("rect", {id: "c" + i, x: this.m + x * this.cell, y: this.m + y * this.cell, width: this.cell, height: this.cell}, he);
         el("title", {}, rect);
       }
       rect.setAttribute("class", this.level(a));
@@ -313,7 +319,8 @@
     $("#player").hidden = false; skip.disabled = false;
     current = player;
     player.done = function () {
-      if (end) wrap.replaceChildren(end.cloneNode(true));
+      // Back from a past turn: the very board that was shown (it keeps what the server drew).
+      if (end) wrap.replaceChildren(end === saved ? saved : end.cloneNode(true));
       skip.disabled = true; current = null;
       var svg = $("#board-wrap svg.board");
       if (!restore && svg) storeSeen(svg.dataset.turn);
