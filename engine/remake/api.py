@@ -25,8 +25,9 @@ def new_state(seed: int, seats: int = 4, rounds: int = DEFAULT_ROUNDS) -> State:
         raise ShapeError("bad_shape", "A match has 2, 3 or 4 seats.")
     if type(rounds) is not int or not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
         raise ShapeError("bad_shape", f"A match lasts {MIN_ROUNDS} to {MAX_ROUNDS} rounds.")
+    # No inactive immunity: every vehicle is in play (`active`) from the start.
     robots = [
-        Robot(id=f"{s}-{n}", seat=s, x=x, y=y, facing=FACING[s])
+        Robot(id=f"{s}-{n}", seat=s, x=x, y=y, facing=FACING[s], active=True)
         for s in SEATS_FOR[seats]
         for n, (x, y) in enumerate(SPAWNS[s], start=1)
     ]

@@ -24,11 +24,11 @@ Json = dict[str, Any]
 # file: (sha256 of the final state's canonical JSON, turns, winners, termination)
 FIXTURES: dict[str, tuple[str, int, list[int], str]] = {
     "2p-random-random-seed2.json": ("7719a7d570fc9731282a30d86ceb740713bf7468b491c12bd904f5931237ee00", 40, [3], "rounds"),
-    "3p-random-random-random-seed24.json": ("1c0ec8a945675afc4d2b7b64cb087967d16bd801a8da3dae1b2fdb3c0808236b", 21, [2], "elimination"),
+    "3p-random-random-random-seed24.json": ("7cc899d7cc3e21e5fcb52b95b45ea5c6b531b88567b938cb59a71364c693bc69", 21, [2], "elimination"),
     "4p-random-random-random-random-seed0.json": ("5071b3e16ce6f7fd9d6daee31f4e5800bcf8c4f7e364a2e4656a3c8bdbd2ae8f", 77, [3], "rounds"),
     "4p-prospector-random-random-random-seed0.json": ("98243368c3d739accb790f10ea1cc1ac7849d76c94206ae8c488f17e1d37f854", 69, [1], "elimination"),
     "4p-prospector-prospector-prospector-prospector-seed3.json": ("ad85d855c68ef1b835ec739012d01b203095057c045067cc0779e76bd34cdc5a", 80, [3], "rounds"),
-    "4p-scripted-kamikaze-then-random-seed5.json": ("d7676b11df1b22f1610e25a5e0adc3adcba38b7e9e9c8598292a53d9dc8b2721", 80, [3], "rounds"),
+    "4p-scripted-kamikaze-then-random-seed5.json": ("1190b2d48a956610ad30c7892ac8a6ae9345a4151776694fee58a937b24661af", 80, [3], "rounds"),
 }  # fmt: skip
 EVENT_TYPES = {
     "turned", "moved", "mined", "armed", "shielded", "missile", "laser", "kamikaze",

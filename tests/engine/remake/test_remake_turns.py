@@ -90,6 +90,11 @@ def test_there_is_no_inactive_immunity_vehicles_can_be_hit_from_the_first_turn()
     assert not alive(applied.state, "2-1")
 
 
+def test_every_vehicle_is_active_from_the_start() -> None:
+    state = engine.new_game(seed=2, ruleset="helium3-remake")
+    assert all(r["active"] for r in state["robots"])
+
+
 def test_a_later_action_is_judged_on_what_the_seat_knows_not_on_hidden_shields() -> None:
     # 2-1's shield is hidden from seat 1: it believes its laser destroys 2-1, so
     # moving 1-2 onto 2-1's cell is legal; in reality 2-1 survives and the move is skipped.
