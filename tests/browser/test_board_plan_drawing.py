@@ -2,7 +2,7 @@
 then fired (its trajectory from the robot, the target cell marked) with a second
 robot's move (its path from the robot to the chosen cell); then the shot animated
 with its flight and its explosion. Screenshots of the planned board and of the
-explosion, on a laptop and on a phone."""
+explosion (the phone's is taken from a replay, at a set moment: test_board_effects)."""
 
 from __future__ import annotations
 
@@ -198,9 +198,6 @@ def test_a_planned_missile_and_move_are_drawn_from_the_robots_and_the_shot_explo
         "() => document.querySelector('#board-wrap .fx .fireball')", timeout=30_000
     )
     shot(page, screenshot_dir, "board-missile-blast-laptop")
-    page.set_viewport_size(PHONE)
-    shot(page, screenshot_dir, "board-missile-blast-phone")
-    page.set_viewport_size(LAPTOP)
     expect(page.locator("#panel strong.your-move")).to_be_visible(timeout=30_000)
     skip_animations(page)
     expect(robot(page, "1-4")).to_have_attribute("data-x", str(to[0]))
