@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import rulesets
-from engine.core import Applied, Event, Option, OptionValue, Ruleset, Shape
+from engine.core import Applied, Event, Option, OptionError, OptionValue, Ruleset, Shape
 from engine.errors import EngineError, OrdersError, ShapeError, StateError
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "EngineError",
     "Event",
     "Option",
+    "OptionError",
     "OptionValue",
     "OrdersError",
     "Ruleset",
