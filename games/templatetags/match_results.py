@@ -157,6 +157,9 @@ def _phrase(final: dict[str, Any], number: int, subject: str) -> str:
 
 
 @register.simple_tag
-def battle_clock(clock_ms: int, length_ms: int) -> str:
-    """The battle clock's text: "4:12 of 10:00", never past its length."""
-    return records.battle_clock_text(int(clock_ms), int(length_ms))
+def battle_clock(clock_ms: int | str, length_ms: int | str) -> str:
+    """The battle clock's text: "4:12 of 10:00", never past its length; nothing
+    before the match has a board (an open match's panel has no clock yet)."""
+    if not isinstance(clock_ms, int) or not isinstance(length_ms, int):
+        return ""
+    return records.battle_clock_text(clock_ms, length_ms)

@@ -164,6 +164,25 @@ def test_the_battle_clock_never_reads_past_its_length(clock, length, text):
     assert battle_clock_text(clock, length) == text
 
 
+def test_an_open_match_has_no_battle_clock_yet_and_its_poll_answers():
+    """An open match has no board: its panel's clock is empty, never an error."""
+    from games.templatetags.match_results import battle_clock
+
+    assert battle_clock("", "") == ""
+    assert battle_clock(None, 600_000) == ""
+
+
+@pytest.mark.django_db
+def test_the_poll_of_an_open_match_answers_without_a_clock():
+    alice = UserFactory(username="alice")
+    match = services.match_create(creator=alice, seat_count=2)
+    response = client_for(alice).get(
+        reverse("games:match-poll", args=[match.pk]) + "?v=stale&since=0",
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code in (200, 204, 304)
+
+
 # --- pages ---------------------------------------------------------------------
 
 
