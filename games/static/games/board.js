@@ -396,7 +396,18 @@
     var a = (Math.atan2(dx, -dy) * 180 / Math.PI + 360) % 360;
     return Math.round(a / 45) % 8 * 45;
   }
+  /* A missile's target: one cell, marked inside its edges. */
+  function hitBox(b, x, y, parent) {
+    return el("rect", {"class": "hit-cell", x: b.m + x * b.cell + 2, y: b.m + y * b.cell + 2, width: b.cell - 4, height: b.cell - 4, rx: 4}, parent);
+  }
   var marks = {
+    missile: function (b, from, target, parent) {
+      var s = pt(b, from), g = pt(b, target), mx = (s[0] + g[0]) / 2, my = (s[1] + g[1]) / 2;
+      var dx = g[0] - s[0], dy = g[1] - s[1], bend = 0.18;
+      el("path", {"class": "traj", d: "M" + s.join(" ") + "Q" + (mx - dy * bend) + " " + (my + dx * bend) + " " + g.join(" ")}, parent);
+      hitBox(b, target[0], target[1], parent);
+      aim(b, g, parent);
+    },
     path: function (b, pts, parent) {
       if (pts.length < 2) return;
       var c = pts.map(function (p) { return pt(b, p); });
@@ -413,17 +424,6 @@
       var c = b.centre(x, y), k = b.cell * 0.3;
       el("path", {"class": "doom", d: "M" + (c[0] - k) + " " + (c[1] - k) + "l" + 2 * k + " " + 2 * k + "m0 " + -2 * k + "l" + -2 * k + " " + 2 * k}, parent);
     }
-  };
-  /* The missile's target cell is one cell, not an area: shrink the 3x3 box to it. */
-  function hitBox(b, x, y, parent) {
-    return el("rect", {"class": "hit-cell", x: b.m + x * b.cell + 2, y: b.m + y * b.cell + 2, width: b.cell - 4, height: b.cell - 4, rx: 4}, parent);
-  }
-  marks.missile = function (b, from, target, parent) {
-    var s = pt(b, from), g = pt(b, target), mx = (s[0] + g[0]) / 2, my = (s[1] + g[1]) / 2;
-    var dx = g[0] - s[0], dy = g[1] - s[1], bend = 0.18;
-    el("path", {"class": "traj", d: "M" + s.join(" ") + "Q" + (mx - dy * bend) + " " + (my + dx * bend) + " " + g.join(" ")}, parent);
-    hitBox(b, target[0], target[1], parent);
-    aim(b, g, parent);
   };
   /* Draw an action from the engine's own events (the first one, resolved on the board
      the seat believes in): its path, shots and blasts; the model ends as it leaves it. */
