@@ -1,9 +1,12 @@
 /* Helium 3's board script: plays the engine's timeline on the server's SVG, plans
    orders by pointing at the board, and plays a finished match from its record.
 
-   The server draws every board; this script only moves what is drawn. Timing is
+   The server draws every board; this script moves what is drawn and toggles its
+   classes, and draws only in the board's own layers: shots and blasts (fx), the
+   planned orders (plan), the cells a click may choose (hl) and wrecks. Timing is
    the engine's: each event runs from its t_ms for its duration_ms, a turn lasts
-   its turn_ms, and the script never decides how long anything takes. */
+   its turn_ms, and the script never decides how long anything takes (a laser's
+   afterglow is drawn only while its turn still runs). */
 (function () {
   "use strict";
   var DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
