@@ -22,6 +22,7 @@ from games.guests.selectors import GuestsPlayBotsOnly
 from games.guests.services import GUEST_LIFETIME, guest_create, guests_cleanup
 from games.guests.showcase import showcase_current
 from games.models import Match, Notification, Orders, Seat
+from games.services.tokens import token_create
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -160,8 +161,13 @@ def test_a_guest_cannot_take_a_seat_in_another_persons_match(open_match):
     assert response.status_code == 403
     assert "Guests play against bots only" in response.content.decode()
     assert not Seat.objects.filter(match=open_match, user=guest).exists()
-    with pytest.raises(GuestsPlayBotsOnly):
-        services.seat_join(match_id=open_match.pk, user=guest, api=True)
+    # Nor through the bot API, with a token of its own.
+    _row, token = token_create(user=guest, name="guest bot")
+    api = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
+    answer = api.post(f"/api/v1/matches/{open_match.pk}/join/", content_type="application/json")
+    assert answer.status_code == 403
+    assert answer.json()["error"]["code"] == "guests_play_bots_only"
+    assert not Seat.objects.filter(match=open_match, user=guest).exists()
 
 
 def test_a_guest_cannot_open_a_match_for_other_people_but_may_play_bots():
