@@ -69,7 +69,7 @@ def _guest_allowed(request: HttpRequest) -> bool:
 
 
 def guest_play_now(request: HttpRequest) -> HttpResponse:
-    """ "Play now" without an account: a guest is made and signed in on the spot and
+    """Play now without an account: a guest is made and signed in on the spot and
     gets a match against three bots, its move first. (POST only: the caller checks.)"""
     if not _guest_allowed(request):
         error = ServiceError(

@@ -34,9 +34,7 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth is
 
     def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
         claiming = is_guest(user)
-        if claiming:
-            # A guest's made-up name and empty names must not linger in the account.
-            user.first_name = user.last_name = ""
+        # The form's name, email and password replace the guest's made-up name.
         user = super().save_user(request, user, form, commit=commit)
         if claiming and commit:
             guest_claim(user=user)
