@@ -1,8 +1,13 @@
 """Persistence for matches. Rows hold the engine's JSON exactly as the engine gave it.
 
-Constraints, not hope: one accepted orders row and one resolution per (match,
-turn), one deadline row per (match, turn), one notification per (user, match,
-kind, turn), one seat per user per match.
+Constraints, not hope: one orders row per (match, turn, seat, step), one
+resolution per (match, turn, step), one deadline row per (match, turn), one
+notification per (user, match, kind, turn), one seat per user per match.
+
+A turn's shape comes from the ruleset: one seat at a time (the Turn row names
+the seat), every awaited seat at once (Turn.seat is AT_ONCE; each seat's orders
+are a row of their own, hidden from the others until the turn resolves), or a
+turn of several steps (one orders row and one resolution per step).
 """
 
 from __future__ import annotations
@@ -40,6 +45,9 @@ class Match(models.Model):
     turn_seconds = models.PositiveIntegerField(default=24 * 3600)
     length_ms = models.PositiveIntegerField(default=600_000)
     ruleset = models.CharField(max_length=32, default="helium3")
+    # The ruleset's options for the new game (engine.Ruleset.resolve_options): every
+    # option's value, defaults filled in; {} for matches made before options existed.
+    options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(null=True, blank=True)
     initial_state = models.JSONField(null=True, blank=True)
     # The current full state, exactly the engine's JSON. Pages never render it
@@ -165,10 +173,16 @@ class Seat(models.Model):
         return f"{name} (played by bot {self.standin_bot})" if self.standin_bot else name
 
 
+AT_ONCE = 0
+
+
 class Turn(models.Model):
     """The deadline row of one turn: who moves, since when, until when.
 
-    The sweeper reads these rows; nothing is scheduled ahead in the broker.
+    The sweeper reads these rows; nothing is scheduled ahead in the broker. `seat`
+    is AT_ONCE (0) for a turn where several seats give orders at once (a
+    simultaneous turn, a setup phase): it waits until every awaited seat has
+    orders stored, then is accepted as a whole.
     """
 
     class Status(models.TextChoices):
@@ -207,7 +221,9 @@ class Turn(models.Model):
 
 
 class Orders(models.Model):
-    """The accepted orders of one turn, exactly as given, with who and when."""
+    """The accepted orders of one seat for one turn (or one step of it), exactly as
+    given, with who and when. In a turn at once a seat may replace its row until
+    the turn resolves."""
 
     class Source(models.TextChoices):
         PLAYER = "player", "Player"
@@ -219,6 +235,8 @@ class Orders(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="orders")
     turn_number = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
+    # The step within the turn (turns made of steps); 0 for every other turn.
+    step = models.PositiveIntegerField(default=0)
     orders = models.JSONField()
     source = models.CharField(max_length=16, choices=Source.choices)
     submitted_by = models.ForeignKey(
@@ -227,11 +245,12 @@ class Orders(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["match", "turn_number"]
+        ordering = ["match", "turn_number", "step", "seat"]
         verbose_name_plural = "orders"
         constraints = [
             models.UniqueConstraint(
-                fields=["match", "turn_number"], name="orders_one_accepted_per_turn"
+                fields=["match", "turn_number", "seat", "step"],
+                name="orders_one_per_seat_turn_step",
             ),
         ]
 
@@ -240,10 +259,13 @@ class Orders(models.Model):
 
 
 class Resolution(models.Model):
-    """A resolved turn: the orders applied, the full events and the resulting state."""
+    """A resolved turn (or step): the orders applied, the full events and the resulting
+    state. One per engine.apply: `seat` is AT_ONCE and `orders` the list of every
+    seat's orders for a turn at once."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="resolutions")
     turn_number = models.PositiveIntegerField()
+    step = models.PositiveIntegerField(default=0)
     seat = models.PositiveSmallIntegerField()
     orders = models.JSONField()
     events = models.JSONField()
@@ -254,10 +276,10 @@ class Resolution(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["match", "turn_number"]
+        ordering = ["match", "turn_number", "step"]
         constraints = [
             models.UniqueConstraint(
-                fields=["match", "turn_number"], name="resolution_one_per_turn"
+                fields=["match", "turn_number", "step"], name="resolution_one_per_turn_step"
             ),
         ]
 
