@@ -237,7 +237,7 @@ def test_each_page_is_built_from_that_viewers_engine_view(started, users, role):
 
 def test_the_forms_send_an_outsider_to_the_login_page(db):
     # The lobby's address is the visitor's home page and "Play now" makes a guest
-    # (tests/games/test_visitor.py, test_guests.py).
+    # (tests/games/test_home.py, test_guests.py).
     client = Client()
     for name in ("match-create", "notification-settings"):
         response = client.get(reverse(f"games:{name}"))
