@@ -20,7 +20,7 @@ LAPTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
-def log_in_and_start(page: Page, base: str) -> None:
+def log_in_and_start(page: Page, base: str) -> int:
     from game_factories import PASSWORD, UserFactory
 
     from games import services
@@ -33,6 +33,7 @@ def log_in_and_start(page: Page, base: str) -> None:
     page.get_by_role("button", name="Sign In").click()
     page.goto(f"{base}/matches/{match.pk}/")
     expect(page.locator("#panel strong.your-move")).to_be_visible()
+    return int(match.pk)
 
 
 def robot(page: Page, robot_id: str) -> Any:
@@ -82,8 +83,9 @@ def plan_a_missile(page: Page) -> tuple[int, int]:
     return goal
 
 
-def check_path(page: Page, start: tuple[int, int], to: tuple[int, int]) -> None:
-    """The planned path leaves from the robot's cell and reaches `to` by king steps."""
+def check_path(page: Page, start: tuple[int, int], to: tuple[int, int]) -> list[tuple[int, int]]:
+    """The planned path leaves from the robot's cell and reaches `to` by king steps;
+    returns its cells."""
     path = page.locator("#board-wrap .plan polyline.path")
     expect(path).to_have_count(1)
     points = numbers(path.get_attribute("points"))
@@ -95,6 +97,26 @@ def check_path(page: Page, start: tuple[int, int], to: tuple[int, int]) -> None:
     assert all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == cell for a, b in pairwise(steps)), steps
     expect(page.locator("#board-wrap .plan circle.dest")).to_have_count(1)
     expect(page.locator("#board-wrap .plan circle.origin")).to_have_count(1)
+    svg = page.locator("#board-wrap svg.board")
+    margin = float(svg.get_attribute("data-margin"))
+    return [(int((x - margin) // cell), int((y - margin) // cell)) for x, y in steps]
+
+
+def engine_path(match_id: int, actions: list[dict[str, Any]], robot_id: str) -> list[Any]:
+    """The cells the engine walks `robot_id` through for these orders, on the board
+    seat 1 believes in (the one the page plans on)."""
+    import engine
+    from games.board_hints import believed_state
+    from games.models import Match
+
+    state = believed_state(engine.view(Match.objects.get(pk=match_id).state, 1))
+    applied = engine.apply(state, {"seat": 1, "turn": state["turn"], "actions": actions})
+    return [
+        tuple(cell)
+        for e in applied.events
+        if e["type"] == "moved" and e["robot"] == robot_id
+        for cell in e["path"]
+    ]
 
 
 def skip_animations(page: Page) -> None:
@@ -121,7 +143,7 @@ def test_a_planned_missile_and_move_are_drawn_from_the_robots_and_the_shot_explo
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_viewport_size(LAPTOP)
-    log_in_and_start(page, live_server.url)
+    match_id = log_in_and_start(page, live_server.url)
     page.set_viewport_size(PHONE)
     shot(page, screenshot_dir, "board-start-phone")
     page.set_viewport_size(LAPTOP)
@@ -180,7 +202,14 @@ def test_a_planned_missile_and_move_are_drawn_from_the_robots_and_the_shot_explo
     start = at(page, "1-4")
     to = plan_a_move(page, "1-4")
     expect(page.get_by_text(f"Robot 1-4: move to ({to[0]}, {to[1]}).")).to_be_visible()
-    check_path(page, start, to)
+    drawn = check_path(page, start, to)
+    # Drawn by the script itself (the engine resolved only the first action): the same
+    # cells the engine's own path-finding will walk.
+    actions = [
+        {"robot": "1-5", "type": "fire_missile", "target": list(goal)},
+        {"robot": "1-4", "type": "move", "to": list(to)},
+    ]
+    assert drawn == [start, *engine_path(match_id, actions, "1-4")], drawn
     shot(page, screenshot_dir, "board-planned-laptop")
     # The moon keeps its own dark look in the site's dark theme too.
     page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
@@ -203,3 +232,37 @@ def test_a_planned_missile_and_move_are_drawn_from_the_robots_and_the_shot_explo
     expect(robot(page, "1-4")).to_have_attribute("data-x", str(to[0]))
     expect(page.locator("#history")).to_contain_text("Robot 1-5 fired a missile")
     assert not errors, errors
+
+
+def test_the_board_draws_every_move_on_the_path_the_engine_walks(
+    live_server: Any, celery_worker: Any, page: Page
+) -> None:
+    """For each of the player's robots and every cell a move reaches, the path the
+    script draws is the engine's, cell for cell: the robots start packed together, so
+    many paths bend around them and choose between equally short ways."""
+    import engine
+    from games.board_hints import believed_state, hints_for
+    from games.models import Match
+
+    match_id = log_in_and_start(page, live_server.url)
+    view = engine.view(Match.objects.get(pk=match_id).state, 1)
+    state = believed_state(view)
+    width = int(view["width"])
+    cases = [
+        (robot_id, [i % width, i // width])
+        for robot_id, hint in hints_for(view)["robots"].items()
+        for i, mark in enumerate(hint["reach"])
+        if mark not in ".0"
+    ]
+    assert len(cases) > 100
+    drawn = page.evaluate("cases => cases.map(([id, to]) => window.helium3Path(id, to))", cases)
+    bends = 0
+    for (robot_id, to), path in zip(cases, drawn, strict=True):
+        applied = engine.apply(
+            state,
+            {"seat": 1, "turn": 0, "actions": [{"robot": robot_id, "type": "move", "to": to}]},
+        )
+        walked = [c for e in applied.events if e["type"] == "moved" for c in e["path"]]
+        assert path[1:] == walked, (robot_id, to, path, walked)
+        bends += len({(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(path)}) > 1
+    assert bends > 20  # not only straight lines

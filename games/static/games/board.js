@@ -373,26 +373,46 @@
   function hintsNow() { return planner.plan.length === 1 && planner.after ? planner.after : planner.hints; }
 
   /* ---- Drawing planned orders: each action as the board will show it done ---- */
-  /* The path a move takes to `to`, read back from the engine's step counts (`reach`,
-     one character a cell): each step back goes to a cell one step nearer the robot,
-     the one closest to the straight line. A straight line when the count is unknown. */
-  function pathTo(b, reach, from, to) {
-    var at = function (c) { var ch = reach ? reach[c[1] * b.w + c[0]] : "."; return ch === "." || ch === undefined ? -1 : +ch; };
-    var d = at(to), pts = [to], cur = to;
-    if (d <= 0) return [from, to];
-    var lx = to[0] - from[0], ly = to[1] - from[1], len = Math.hypot(lx, ly) || 1;
-    while (d > 0) {
-      var best = null, bestOff = Infinity;
-      DIRS.forEach(function (k) {
-        var n = [cur[0] + DELTA[k][0], cur[1] + DELTA[k][1]];
-        if (n[0] < 0 || n[1] < 0 || n[0] >= b.w || n[1] >= b.h || at(n) !== d - 1) return;
-        var off = Math.abs((n[0] - from[0]) * ly - (n[1] - from[1]) * lx) / len;
-        if (off < bestOff - 1e-9) { best = n; bestOff = off; }
-      });
-      if (!best) return [from, to];
-      pts.unshift(best); cur = best; d -= 1;
+  /* The direction of `opts` at the smallest angle to (dx, dy); ties to the first in
+     N NE E SE S SW W NW (engine/helium3/board.py closest_direction). */
+  function closest(dx, dy, opts) {
+    var best = opts[0], key = -Infinity;
+    DIRS.forEach(function (k) {
+      if (opts.indexOf(k) < 0) return;
+      var e = DELTA[k], dot = e[0] * dx + e[1] * dy, v = e[0] && e[1] ? dot / Math.SQRT2 : dot;
+      if (v > key) { best = k; key = v; }
+    });
+    return best;
+  }
+  /* The path the engine picks for robot `id` from `from` to `to` on the model's board
+     (engine/helium3/board.py shortest_path): each step stays on a shortest path free of
+     living robots, keeps the robot's facing if it can, else turns the least from the
+     straight line to the cell. A straight line when no free path is found. */
+  function enginePath(b, m, id, from, to) {
+    var W = b.w, H = b.h, blocked = {}, dist = {}, start = from[1] * W + from[0], dest = to[1] * W + to[0];
+    for (var k in m.robots) { var v = m.robots[k]; if (k !== id && v.alive && !v.doomed) blocked[Math.round(v.y) * W + Math.round(v.x)] = true; }
+    if (blocked[dest]) return [from, to];
+    dist[dest] = 0;
+    for (var q = [dest], qi = 0; qi < q.length && dist[start] === undefined; qi++) {
+      var c = q[qi], cx = c % W, cy = (c - cx) / W;
+      for (var j = 0; j < 8; j++) {
+        var nx = cx + DELTA[DIRS[j]][0], ny = cy + DELTA[DIRS[j]][1], n = ny * W + nx;
+        if (nx < 0 || ny < 0 || nx >= W || ny >= H || dist[n] !== undefined || (n !== start && blocked[n])) continue;
+        dist[n] = dist[c] + 1; q.push(n);
+      }
     }
-    return pts;
+    if (dist[start] === undefined) return [from, to];
+    var r = m.robots[id], face = DIRS[((Math.round(r.ang / 45) % 8) + 8) % 8], cur = from, here = dist[start], path = [from];
+    while (here > 0) {
+      var opts = DIRS.filter(function (d) {
+        var x = cur[0] + DELTA[d][0], y = cur[1] + DELTA[d][1];
+        return x >= 0 && y >= 0 && x < W && y < H && dist[y * W + x] === here - 1;
+      });
+      var step = opts.indexOf(face) >= 0 ? face : closest(to[0] - cur[0], to[1] - cur[1], opts);
+      cur = [cur[0] + DELTA[step][0], cur[1] + DELTA[step][1]]; face = step; here -= 1;
+      path.push(cur);
+    }
+    return path;
   }
   function facingTo(dx, dy) {
     if (!dx && !dy) return null;
@@ -451,7 +471,7 @@
     var from = [r.x, r.y];
     r.active = true;
     if (a.to) {
-      var pts = pathTo(b, h && h.reach, from, a.to), last = pts[pts.length - 2] || from;
+      var pts = enginePath(b, m, a.robot, from, a.to), last = pts[pts.length - 2] || from;
       marks.path(b, pts, parent);
       var f = facingTo(a.to[0] - last[0], a.to[1] - last[1]);
       if (f !== null) r.ang = f;
@@ -772,7 +792,15 @@
     });
   }
 
-  if (page) initMatchPage();
+  if (page) {
+    initMatchPage();
+    // The path the board draws for a planned move of `id` to `to`, on the board shown:
+    // for the browser tests (and the console), which check it against the engine's.
+    window.helium3Path = function (id, to) {
+      var b = board(), m = copy(b.model), r = m.robots[id];
+      return r ? enginePath(b, m, id, [r.x, r.y], to) : null;
+    };
+  }
   var replay = $("#replay");
   if (replay) initReplay(replay);
 })();
