@@ -237,7 +237,7 @@ class MatchPage:
             and self.view is not None
             and not self.view["over"]
             and self.match.status == Match.Status.RUNNING
-            and self.view["to_move"] == self.seat.number
+            and self.view.get("to_move") == self.seat.number
             and not self.seat.driver_bot
             and self.turn is not None
             and self.turn.status == Turn.Status.WAITING
@@ -282,7 +282,7 @@ def match_page(
     first = (page.history_page - 1) * HISTORY_PAGE_TURNS
     recent = list(
         Resolution.objects.filter(match=match)
-        .order_by("-turn_number")
+        .order_by("-turn_number", "-step")
         .only("turn_number", "seat", "events", "turn_ms")[first : first + HISTORY_PAGE_TURNS + 1]
     )
     page.history_more = len(recent) > HISTORY_PAGE_TURNS
@@ -294,18 +294,23 @@ def match_page(
         page.last_turn = page.recent_turns[0]["number"]
         page.last_events = page.recent_turns[0]["events"]
     labels = {s.number: s.label for s in seats}
+    # What the game ranks by: the view's scores, else (Helium 3) each player's money.
+    scores = view.get("scores")
+    if not isinstance(scores, dict):
+        scores = {str(p["seat"]): p.get("money", 0) for p in view["players"]}
+    robots = view.get("robots", [])  # a game without robots counts none
     page.money = [
         {
             "seat": p["seat"],
-            "money": p["money"],
+            "money": scores.get(str(p["seat"]), 0),
             "who": labels.get(p["seat"], "?"),
             "winner": p["seat"] in view.get("winners", []),
-            "robots": sum(1 for r in view["robots"] if r["seat"] == p["seat"] and r["alive"]),
+            "robots": sum(1 for r in robots if r["seat"] == p["seat"] and r["alive"]),
         }
         for p in view["players"]
     ]
     if viewer is not None:
-        page.my_robots = [r for r in view["robots"] if r["seat"] == viewer and r["alive"]]
+        page.my_robots = [r for r in robots if r["seat"] == viewer and r["alive"]]
     return page
 
 
@@ -317,7 +322,9 @@ def match_history(match: Match, seat: int | None, *, since: int = 0) -> list[dic
     (they name shields and deflects). Once it is over, everything is public.
     """
     over = match.status == Match.Status.FINISHED
-    rows = Resolution.objects.filter(match=match, turn_number__gte=since).order_by("turn_number")
+    rows = Resolution.objects.filter(match=match, turn_number__gte=since).order_by(
+        "turn_number", "step"
+    )
     history = []
     for row in rows.only("turn_number", "seat", "turn_ms", "events", "orders"):
         turn: dict[str, Any] = {
@@ -351,7 +358,7 @@ def match_record(match: Match) -> dict[str, Any]:
     """The replay file: initial state, every turn's orders and full events, final state."""
     turns = [
         {"orders": r.orders, "events": r.events}
-        for r in Resolution.objects.filter(match=match).order_by("turn_number")
+        for r in Resolution.objects.filter(match=match).order_by("turn_number", "step")
     ]
     return {"initial": match.initial_state, "turns": turns, "final": match.state}
 

@@ -25,6 +25,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
@@ -136,6 +137,11 @@ def board_context(page: selectors.MatchPage) -> dict[str, Any]:
     if view is None:
         return context
     viewer = page.seat.number if page.seat else None
+    if "clock_ms" not in view:
+        # A game without a board of its own yet (the test rulesets): its view as text.
+        text = json.dumps(view, indent=1, sort_keys=True)
+        context["board"] = format_html('<pre class="board-text">{}</pre>', text)
+        return context
     # The board and the hints change only with the state, which changes only when a
     # turn is resolved: keep them for the turn (the hot page then renders no grid).
     # The seed tells this match from an earlier one that had the same id (a reset database).

@@ -29,7 +29,7 @@ from games.api.schemas import (
     ReplayOut,
     integral,
 )
-from games.models import ApiToken, Match, Orders, Seat, Turn
+from games.models import AT_ONCE, ApiToken, Match, Orders, Seat, Turn
 
 router = Router(tags=["matches"])
 
@@ -63,15 +63,33 @@ def _match_for(request: HttpRequest, match_id: int) -> tuple[Match, Seat | None]
     return match, seat
 
 
-def _your_turn(match: Match, seat: Seat | None, turn: Turn | None) -> bool:
-    return (
-        seat is not None
-        and match.status == Match.Status.RUNNING
-        and match.to_move == seat.number
-        and not seat.driver_bot
-        and turn is not None
-        and turn.status == Turn.Status.WAITING
+def _your_turn(
+    match: Match, seat: Seat | None, turn: Turn | None, your_orders: dict[str, Any] | None
+) -> bool:
+    if (
+        seat is None
+        or match.status != Match.Status.RUNNING
+        or seat.driver_bot
+        or turn is None
+        or turn.status != Turn.Status.WAITING
+    ):
+        return False
+    if turn.seat == AT_ONCE:
+        assert match.state is not None
+        return seat.number in engine.awaiting(match.state) and your_orders is None
+    return match.to_move == seat.number
+
+
+def _your_orders(match: Match, seat: Seat | None, turn: Turn | None) -> dict[str, Any] | None:
+    """The caller's own stored orders for the current turn at once (nobody else's)."""
+    if seat is None or turn is None or turn.seat != AT_ONCE:
+        return None
+    row = (
+        Orders.objects.filter(match=match, turn_number=turn.number, seat=seat.number, step=0)
+        .order_by("pk")
+        .first()
     )
+    return row.orders if row is not None and turn.status != Turn.Status.RESOLVED else None
 
 
 def match_out(match: Match, seat: Seat | None) -> dict[str, Any]:
@@ -79,8 +97,9 @@ def match_out(match: Match, seat: Seat | None) -> dict[str, Any]:
     viewer = seat.number if seat is not None else None
     turn = selectors.current_turn(match)
     state = engine.view(match.state, viewer) if match.state is not None else None
+    your_orders = _your_orders(match, seat, turn)
     last = (
-        match.resolutions.order_by("-turn_number").only("events").first()
+        match.resolutions.order_by("-turn_number", "-step").only("events").first()
         if match.state is not None
         else None
     )
@@ -88,11 +107,17 @@ def match_out(match: Match, seat: Seat | None) -> dict[str, Any]:
     seats = Seat.objects.filter(match=match).select_related("user")
     return {
         "id": match.pk,
+        "ruleset": match.ruleset,
+        "options": dict(match.options or {}),
         "status": match.status,
         "seat": viewer,
-        "your_turn": _your_turn(match, seat, turn),
+        "your_turn": _your_turn(match, seat, turn, your_orders),
         "deadline": turn.deadline_at if turn is not None else None,
         "state": state,
+        "awaiting": engine.awaiting(match.state) if match.state is not None else [],
+        "scores": engine.scores(match.state) if match.state is not None else {},
+        "step": engine.step(match.state) if match.state is not None else 0,
+        "your_orders": your_orders,
         "last_events": (
             engine.events_view(last.events, viewer, over=over, ruleset=match.ruleset)
             if last is not None
@@ -123,9 +148,15 @@ def match_out(match: Match, seat: Seat | None) -> dict[str, Any]:
 )
 def create_match(request: HttpRequest, payload: MatchCreateIn | None = None) -> Status[dict]:
     data = payload or MatchCreateIn()
+    seats = data.seats
+    if seats is None:
+        allowed = [n for n in services.ruleset_seats(data.ruleset) if 2 <= n <= 4]
+        seats = max(allowed, default=4)
     match = services.match_create(
         creator=_user(request),
-        seat_count=data.seats,
+        ruleset=data.ruleset,
+        options=data.options,
+        seat_count=seats,
         turn_seconds=data.turn_seconds,
         length_ms=data.length_ms,
         bots=data.bots,
@@ -153,20 +184,34 @@ def list_matches(request: HttpRequest, filters: Query[ListFilter]) -> list[dict[
     if filters.status is not None:
         seats = seats.filter(match__status=filters.status)
     rows = list(seats[: filters.limit])
-    waiting = set(
-        Turn.objects.filter(
+    waiting = {
+        (match_id, number): seat
+        for match_id, number, seat in Turn.objects.filter(
             match_id__in=[s.match_id for s in rows], status=Turn.Status.WAITING
-        ).values_list("match_id", "number")
+        ).values_list("match_id", "number", "seat")
+    }
+    # In a turn at once the seats whose orders are in wait for the others.
+    submitted = set(
+        Orders.objects.filter(
+            match_id__in=[m for (m, _), seat in waiting.items() if seat == AT_ONCE], step=0
+        ).values_list("match_id", "turn_number", "seat")
     )
+
+    def your_turn(s: Seat) -> bool:
+        key = (s.match_id, s.match.turn_number)
+        if s.match.status != Match.Status.RUNNING or s.driver_bot or key not in waiting:
+            return False
+        if waiting[key] == AT_ONCE:
+            assert s.match.state is not None
+            return s.number in engine.awaiting(s.match.state) and (*key, s.number) not in submitted
+        return s.match.to_move == s.number
+
     return [
         {
             "id": s.match.pk,
             "status": s.match.status,
             "seat": s.number,
-            "your_turn": s.match.status == Match.Status.RUNNING
-            and s.match.to_move == s.number
-            and not s.driver_bot
-            and (s.match_id, s.match.turn_number) in waiting,
+            "your_turn": your_turn(s),
             "turn": s.match.turn_number,
             "to_move": s.match.to_move,
             "public": s.match.public,
@@ -221,16 +266,12 @@ def _orders_body(request: HttpRequest) -> dict[str, Any]:
         raise ApiError(400, "bad_json", "The request body is not valid JSON.") from None
     if not isinstance(data, dict):
         raise ApiError(400, "bad_shape", "Orders must be a JSON object with turn and actions.")
-    for key in data:
-        if key not in ("seat", "turn", "actions"):
-            raise ApiError(400, "bad_shape", f"Orders have an unknown field {str(key)[:40]!r}.")
     turn = data.get("turn")
     if type(turn) is not int or not 0 <= turn <= TURN_MAX:
         raise ApiError(400, "bad_shape", "Orders need 'turn', the state's turn number.")
-    if not isinstance(data.get("actions"), list):
-        raise ApiError(400, "bad_shape", "Orders need 'actions', a list of up to two actions.")
     if "seat" in data and type(data["seat"]) is not int:
         raise ApiError(400, "bad_shape", "'seat' is the seat number you play.")
+    # The rest is the game's: its engine checks it, with protocol error codes.
     return data
 
 
@@ -239,6 +280,7 @@ def _accepted(row: Orders) -> dict[str, Any]:
         "match": row.match_id,
         "turn": row.turn_number,
         "seat": row.seat,
+        "step": row.step,
         "status": "accepted",
         "orders": row.orders,
         "accepted_at": row.created_at,
@@ -253,7 +295,9 @@ def _accepted(row: Orders) -> dict[str, Any]:
     description="202: accepted, the worker resolves the turn. 400: illegal or malformed "
     "(protocol error code). 403: not your match or not your seat. 409: not your turn, "
     "stale turn, match over, or other orders already accepted for this turn. The same "
-    "orders for the same turn again answer as the first time did.",
+    "orders for the same turn again answer as the first time did. In a turn where every "
+    "seat gives orders at once, other orders replace yours until every seat's are in. "
+    "A step of a turn made of steps (with `step_no`) is resolved before the answer.",
 )
 def post_orders(request: HttpRequest, match_id: int) -> Status[dict]:
     match, seat = _match_for(request, match_id)
@@ -262,8 +306,11 @@ def post_orders(request: HttpRequest, match_id: int) -> Status[dict]:
     data = _orders_body(request)
     if data.get("seat", seat.number) != seat.number:
         raise ApiError(403, "not_your_seat", f"You play seat {seat.number} in this match.")
+    if services.ruleset_has_steps(match.ruleset) and "step_no" not in data:
+        # So that a repeated post of the same step is recognised as a repeat.
+        raise ApiError(400, "bad_shape", "A turn of this game has steps: send 'step_no'.")
     row = services.orders_submit(
-        match_id=match.pk, user=_user(request), turn=data["turn"], actions=data["actions"], api=True
+        match_id=match.pk, user=_user(request), turn=data["turn"], orders=data, api=True
     )
     return Status(202, _accepted(row))
 

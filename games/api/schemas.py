@@ -34,10 +34,14 @@ def integral(value: Any) -> Any:
 Int = Annotated[int, BeforeValidator(integral)]
 # A built-in bot's name, or "" for a seat left open for a person: an enum in the
 # schema, so an unknown name is invalid input and not valid input refused.
+# Every ruleset's bots: which of them a game has is the create service's check.
 if TYPE_CHECKING:
     BotName = str
 else:
-    BotName = Literal[("", *engine.bot_names())]
+    BotName = Literal[
+        ("", *sorted({b for r in engine.ruleset_names() for b in engine.bot_names(r)}))
+    ]
+OptionIn = Annotated[int, BeforeValidator(integral)] | str
 
 
 class ErrorDetail(Schema):
@@ -57,7 +61,25 @@ class ErrorOut(Schema):
 class MatchCreateIn(Schema):
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    seats: Int = Field(default=4, ge=2, le=4, description="2, 3 or 4 seats.")
+    ruleset: str = Field(
+        default="helium3",
+        min_length=1,
+        max_length=32,
+        description="The game: a ruleset name (python -m engine rulesets), such as "
+        '"helium3" or "helium3-remake".',
+    )
+    seats: Int | None = Field(
+        default=None,
+        ge=2,
+        le=4,
+        description="2, 3 or 4 seats, as the game allows; by default the most it allows.",
+    )
+    options: dict[str, OptionIn] = Field(
+        default_factory=dict,
+        max_length=16,
+        description="The game's options by the names --option takes (such as rounds); "
+        "the others keep their defaults.",
+    )
     turn_seconds: Int = Field(
         default=24 * 3600,
         ge=TURN_SECONDS_MIN,
@@ -98,12 +120,23 @@ class MatchSummary(Schema):
 
 class MatchOut(Schema):
     id: int
+    ruleset: str = Field(description="The game.")
+    options: dict[str, Any] = Field(description="The game's options, defaults filled in.")
     status: MatchStatus
     seat: int | None = Field(description="Your seat number, null if you do not play.")
     your_turn: bool = Field(description="The match waits for your orders.")
     deadline: datetime | None = Field(description="When the clock passes the current turn.")
     state: dict[str, Any] | None = Field(
         description="Your view of the state (protocol.md), null before the start."
+    )
+    awaiting: list[int] = Field(
+        description="The seats whose orders the turn waits for (several in a turn at once)."
+    )
+    scores: dict[str, int | float] = Field(description="What the game ranks by, per seat.")
+    step: int = Field(description="The step within the turn (turns made of steps), else 0.")
+    your_orders: dict[str, Any] | None = Field(
+        description="In a turn at once: your orders stored for it, which you may replace "
+        "until every seat's are in (nobody else sees them before the turn resolves)."
     )
     last_events: list[dict[str, Any]] = Field(
         description="Your copy of the last resolved turn's events."
@@ -119,6 +152,7 @@ class OrdersAccepted(Schema):
     match: int
     turn: int
     seat: int
+    step: int = Field(description="The step these orders took (turns made of steps), else 0.")
     status: Literal["accepted"]
     orders: dict[str, Any] = Field(description="The orders as stored.")
     accepted_at: datetime
@@ -126,11 +160,13 @@ class OrdersAccepted(Schema):
 
 class HistoryTurn(Schema):
     turn: int
-    seat: int = Field(description="The seat whose turn it was.")
+    step: int = Field(default=0, description="The step within the turn (turns made of steps).")
+    seat: int = Field(description="The seat whose turn it was (0: every seat at once).")
     turn_ms: int = Field(description="The turn's length on the battle clock.")
     events: list[dict[str, Any]] = Field(description="Your copy of the turn's events.")
-    orders: dict[str, Any] | None = Field(
-        default=None, description="The orders, once the match is over."
+    orders: dict[str, Any] | list[dict[str, Any]] | None = Field(
+        default=None,
+        description="The orders, once the match is over (a list in a turn at once).",
     )
 
 
@@ -169,12 +205,15 @@ ORDERS_BODY: dict[str, Any] = {
             "schema": {
                 "title": "Orders",
                 "type": "object",
-                "description": "protocol.md's orders. `seat` may be left out (yours is used).",
-                "required": ["turn", "actions"],
-                "additionalProperties": False,
+                "description": "The game's orders object: Helium 3's (protocol.md) has "
+                "`actions`; another game's has its own fields, which its engine checks. "
+                "`seat` may be left out (yours is used). In a turn made of steps, "
+                "`step_no` is required: the state's `step`.",
+                "required": ["turn"],
                 "properties": {
                     "seat": {"type": "integer", "minimum": 1, "maximum": 4},
                     "turn": {"type": "integer", "minimum": 0, "maximum": TURN_MAX},
+                    "step_no": {"type": "integer", "minimum": 0, "maximum": TURN_MAX},
                     "actions": {
                         "type": "array",
                         "maxItems": 2,

@@ -17,9 +17,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+import engine
 from games.errors import Conflict
 from games.faults import fault_point
-from games.models import Match, NotificationKind, Orders, Seat, Turn, pass_orders
+from games.models import AT_ONCE, Match, NotificationKind, Orders, Seat, Turn
 from games.services.notifications import (
     notifications_queue_due,
     notifications_requeue_stale,
@@ -88,7 +89,12 @@ def clock_sweep(*, now: datetime | None = None) -> SweepReport:
 
 
 def turn_pass_on_deadline(*, match_id: int, number: int, now: datetime) -> bool:
-    """Pass a turn whose deadline is over. True if this call passed it."""
+    """Pass a turn whose deadline is over. True if this call passed it.
+
+    In a turn at once every awaited seat without orders gets the default orders
+    (each a missed turn) and the turn is accepted; in a turn made of steps the
+    worker plays the seat's default orders until the turn ends.
+    """
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status != Match.Status.RUNNING:
@@ -99,39 +105,78 @@ def turn_pass_on_deadline(*, match_id: int, number: int, now: datetime) -> bool:
         if turn is None:
             return False
         fault_point("pass_locked")
+        assert match.state is not None
+        if turn.seat == AT_ONCE:
+            return _pass_at_once(match=match, turn=turn, now=now)
+        seat = turn.seat
         try:
             orders_accept(
                 match=match,
                 number=number,
-                seat=turn.seat,
-                orders=pass_orders(turn.seat, number),
+                seat=seat,
+                orders=engine.default_orders(match.state, seat),
                 source=Orders.Source.CLOCK,
                 user=None,
                 now=now,
+                step=engine.step(match.state),
             )
         except Conflict:
             return False  # orders arrived in the meantime
-        seat = Seat.objects.select_related("user").get(match=match, number=turn.seat)
-        seat.missed_in_row += 1
-        if (
-            seat.user is not None
-            and not seat.driver_bot
-            and seat.missed_in_row >= settings.MISSED_TURNS_BEFORE_BOT
-        ):
-            seat.standin_bot = settings.STANDIN_BOT
-            notify(
-                user=seat.user,
-                match=match,
-                kind=NotificationKind.SEAT_TO_BOT,
-                turn_number=number,
-                context={"missed": seat.missed_in_row, "bot": seat.standin_bot},
-            )
-        seat.save(update_fields=["missed_in_row", "standin_bot"])
+        _count_miss(match=match, number=number, seat_number=seat)
         return True
 
 
+def _pass_at_once(*, match: Match, turn: Turn, now: datetime) -> bool:
+    """The deadline of a turn at once: the default orders for every seat without any."""
+    assert match.state is not None
+    stored = set(
+        Orders.objects.filter(match=match, turn_number=turn.number, step=0).values_list(
+            "seat", flat=True
+        )
+    )
+    missing = [s for s in engine.awaiting(match.state) if s not in stored]
+    claimed = Turn.objects.filter(pk=turn.pk, status=Turn.Status.WAITING).update(
+        status=Turn.Status.ACCEPTED, accepted_at=now, missed=bool(missing)
+    )
+    if claimed != 1:
+        return False
+    for seat in missing:
+        Orders.objects.create(
+            match=match,
+            turn_number=turn.number,
+            seat=seat,
+            orders=engine.default_orders(match.state, seat),
+            source=Orders.Source.CLOCK,
+        )
+        _count_miss(match=match, number=turn.number, seat_number=seat)
+    queue_resolution(match.pk, turn.number)
+    return True
+
+
+def _count_miss(*, match: Match, number: int, seat_number: int) -> None:
+    """One more missed turn in a row; after too many a stand-in bot takes the seat."""
+    seat = Seat.objects.select_related("user").get(match=match, number=seat_number)
+    seat.missed_in_row += 1
+    if (
+        seat.user is not None
+        and not seat.driver_bot
+        and seat.missed_in_row >= settings.MISSED_TURNS_BEFORE_BOT
+    ):
+        seat.standin_bot = settings.STANDIN_BOT
+        notify(
+            user=seat.user,
+            match=match,
+            kind=NotificationKind.SEAT_TO_BOT,
+            turn_number=number,
+            context={"missed": seat.missed_in_row, "bot": seat.standin_bot},
+        )
+    seat.save(update_fields=["missed_in_row", "standin_bot"])
+
+
 def deadline_warn(*, turn_id: int, now: datetime) -> bool:
-    """Warn the player to move when a quarter of the turn's time is left. Once."""
+    """Warn the player to move when a quarter of the turn's time is left. Once.
+
+    In a turn at once, each awaited player whose orders are not in yet."""
     with transaction.atomic():
         claimed = Turn.objects.filter(
             pk=turn_id, status=Turn.Status.WAITING, warned_at__isnull=True
@@ -139,14 +184,26 @@ def deadline_warn(*, turn_id: int, now: datetime) -> bool:
         if claimed != 1:
             return False
         turn = Turn.objects.select_related("match").get(pk=turn_id)
-        seat = Seat.objects.select_related("user").get(match=turn.match, number=turn.seat)
-        if seat.driver_bot or seat.user is None:
-            return False
-        notify(
-            user=seat.user,
-            match=turn.match,
-            kind=NotificationKind.DEADLINE_WARNING,
-            turn_number=turn.number,
-            context={"deadline": turn.deadline_at.isoformat() if turn.deadline_at else None},
-        )
-        return True
+        if turn.seat == AT_ONCE:
+            state = turn.match.state
+            done = Orders.objects.filter(match=turn.match, turn_number=turn.number, step=0)
+            numbers = set(engine.awaiting(state) if state else []) - set(
+                done.values_list("seat", flat=True)
+            )
+        else:
+            numbers = {turn.seat}
+        warned = False
+        for seat in Seat.objects.select_related("user").filter(
+            match=turn.match, number__in=numbers
+        ):
+            if seat.driver_bot or seat.user is None:
+                continue
+            notify(
+                user=seat.user,
+                match=turn.match,
+                kind=NotificationKind.DEADLINE_WARNING,
+                turn_number=turn.number,
+                context={"deadline": turn.deadline_at.isoformat() if turn.deadline_at else None},
+            )
+            warned = True
+        return warned

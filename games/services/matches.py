@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -31,10 +32,35 @@ LENGTH_MS_MIN = 1_000
 LENGTH_MS_MAX = 3_600_000
 
 
-def seat_numbers(seat_count: int, ruleset: str = "helium3") -> list[int]:
-    """The engine's seat numbers for a match of this size (2 players: seats 1 and 3)."""
-    state = engine.new_game(seed=0, seats=seat_count, ruleset=ruleset)
+def seat_numbers(
+    seat_count: int, ruleset: str = "helium3", options: Mapping[str, Any] | None = None
+) -> list[int]:
+    """The engine's seat numbers for a match of this size (Helium 3 with 2 players:
+    seats 1 and 3)."""
+    state = engine.new_game(seed=0, seats=seat_count, ruleset=ruleset, options=options)
     return [int(player["seat"]) for player in state["players"]]
+
+
+def ruleset_seats(ruleset: str) -> tuple[int, ...]:
+    """The seat counts a match of `ruleset` may have (none for an unknown name)."""
+    return engine.ruleset(ruleset).seats if ruleset in engine.ruleset_names() else ()
+
+
+def ruleset_has_steps(ruleset: str) -> bool:
+    """Whether a turn of `ruleset` is made of steps (each orders object one step)."""
+    return ruleset in engine.ruleset_names() and engine.ruleset(ruleset).shape.steps
+
+
+def match_options_clean(ruleset: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Every option of a new `ruleset` game, checked and with the defaults filled in;
+    ServiceError (nothing created) on an unknown ruleset, option or a bad value."""
+    if ruleset not in engine.ruleset_names():
+        known = ", ".join(engine.ruleset_names())
+        raise ServiceError("unknown_ruleset", f"There is no game {ruleset[:40]!r}; known: {known}.")
+    try:
+        return dict(engine.ruleset(ruleset).resolve_options(dict(options or {})))
+    except engine.OptionError as error:
+        raise ServiceError("bad_option", error.message) from None
 
 
 def match_title_clean(raw: str) -> str:
@@ -57,31 +83,45 @@ def match_create(
     public: bool = True,
     api: bool = False,
     title: str = "",
+    ruleset: str = "helium3",
+    options: Mapping[str, Any] | None = None,
 ) -> Match:
-    """A new match, with the creator in the first seat.
+    """A new match of `ruleset` with its `options`, the creator in the first seat.
 
     bots[i] is the built-in bot for the (i + 2)-th seat, "" to leave it open for a
     person. With one bot name per seat the creator only watches: a match of bots.
     The match starts at once when no seat is left open. `public`: anyone may watch
-    it; `api`: the creator's seat is driven through the bot API (no emails).
+    it; `api`: the creator's seat is driven through the bot API (no emails). The
+    ruleset's own `length_ms` option, if it has one, is the battle length.
     """
     title = match_title_clean(title)
-    if not 2 <= seat_count <= 4:
-        raise ServiceError("bad_seats", "A match has 2, 3 or 4 seats.")
+    match_options_clean(ruleset, None)  # an unknown ruleset is refused here
+    rules = engine.ruleset(ruleset)
+    if seat_count not in rules.seats or not 2 <= seat_count <= 4:
+        allowed = ", ".join(str(n) for n in rules.seats if 2 <= n <= 4)
+        raise ServiceError("bad_seats", f"A match of this game has {allowed} seats.")
     if not TURN_SECONDS_MIN <= turn_seconds <= TURN_SECONDS_MAX:
         raise ServiceError("bad_deadline", "The time per turn is from 1 minute to 3 days.")
+    bad_length = ServiceError("bad_length", "The battle length is from 1 second to 1 hour.")
     if not LENGTH_MS_MIN <= length_ms <= LENGTH_MS_MAX:
-        raise ServiceError("bad_length", "The battle length is from 1 second to 1 hour.")
+        raise bad_length
+    given = dict(options or {})
+    if any(o.name == "length_ms" for o in rules.options):
+        given.setdefault("length_ms", length_ms)
+    values = match_options_clean(ruleset, given)
+    length_ms = int(values.get("length_ms", length_ms))
+    if not LENGTH_MS_MIN <= length_ms <= LENGTH_MS_MAX:
+        raise bad_length
     watch_only = len(bots) == seat_count and all(bots)
     if len(bots) > seat_count or (len(bots) == seat_count and not watch_only):
         raise ServiceError("bad_bots", "More bots than seats left for them.")
     if not watch_only and not (len(bots) == seat_count - 1 and all(bots)):
         refuse_guest(creator)  # a seat left open for another person
-    known = set(engine.bot_names())
+    known = set(engine.bot_names(ruleset))
     for name in bots:
         if name and name not in known:
             raise ServiceError("unknown_bot", f"There is no built-in bot called {name!r}.")
-    numbers = seat_numbers(seat_count)
+    numbers = seat_numbers(seat_count, ruleset, values)
     now = timezone.now()
     with transaction.atomic():
         match = Match.objects.create(
@@ -91,6 +131,8 @@ def match_create(
             length_ms=length_ms,
             public=public,
             title=title,
+            ruleset=ruleset,
+            options=values,
         )
         if watch_only:
             bot_for = list(bots)
@@ -118,7 +160,11 @@ def match_start(*, match: Match, now: datetime, seed: int | None = None) -> None
     """Every seat is taken: a fresh seed (unless given), the initial state, the first turn."""
     seed = secrets.randbelow(2**31) if seed is None else seed
     state = engine.new_game(
-        seed=seed, seats=match.seat_count, length_ms=match.length_ms, ruleset=match.ruleset
+        seed=seed,
+        seats=match.seat_count,
+        length_ms=match.length_ms,
+        ruleset=match.ruleset,
+        options=match.options,
     )
     match.seed = seed
     match.initial_state = state

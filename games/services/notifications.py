@@ -33,10 +33,12 @@ from django.utils import timezone
 from games.errors import ServiceError
 from games.faults import fault_point
 from games.models import (
+    AT_ONCE,
     Match,
     Notification,
     NotificationKind,
     NotificationSettings,
+    Orders,
     Seat,
     Turn,
 )
@@ -213,11 +215,20 @@ def _still_wanted(row: Notification) -> bool:
     turn = Turn.objects.filter(
         match=row.match, number=row.turn_number, status=Turn.Status.WAITING
     ).first()
+    # In a turn at once (seat AT_ONCE) the seats whose orders are in wait no more.
     return (
         row.match.status == Match.Status.RUNNING
         and turn is not None
         and seat is not None
-        and seat.number == turn.seat
+        and (
+            seat.number == turn.seat
+            or (
+                turn.seat == AT_ONCE
+                and not Orders.objects.filter(
+                    match=row.match, turn_number=turn.number, seat=seat.number
+                ).exists()
+            )
+        )
         and not seat.driver_bot
         and (seat.last_seen_at is None or seat.last_seen_at < turn.started_at)
     )

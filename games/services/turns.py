@@ -3,6 +3,18 @@
 A turn moves WAITING -> ACCEPTED (orders stored, resolution queued after commit)
 -> RESOLVED. Each step is a conditional update on the turn row, so whoever gets
 there second (a redelivered task, the sweeper, a double click) changes nothing.
+
+The ruleset shapes a turn (engine.Ruleset.shape, engine.awaiting):
+- one seat at a time: that seat's orders accept the turn;
+- at once (a simultaneous turn, a setup phase): the Turn row's seat is AT_ONCE;
+  each awaited seat's orders are checked and stored in a row of their own, which
+  the seat may replace and nobody else sees; the last seat's orders (or the
+  deadline, with the default orders for the missing seats) accept the turn and
+  the worker resolves it with the list of every seat's orders;
+- steps: each step is applied in the request that brings it (its result, a scan
+  say, is in the seat's view at once) and stored as orders and a resolution of
+  their own; the turn ends when the state's turn moves on (or the deadline
+  passes: the worker plays the default orders until it does).
 """
 
 from __future__ import annotations
@@ -20,13 +32,13 @@ import engine
 from games.errors import Conflict, NotAPlayer, ServiceError, from_engine_error
 from games.faults import fault_point, fault_point_on_commit
 from games.models import (
+    AT_ONCE,
     Match,
     NotificationKind,
     Orders,
     Resolution,
     Seat,
     Turn,
-    pass_orders,
 )
 from games.services.notifications import notify
 from games.services.records import match_records_store
@@ -55,10 +67,12 @@ def orders_accept(
     source: str,
     user: User | None,
     now: datetime,
+    step: int = 0,
 ) -> Orders:
     """Claim a waiting turn for these orders, store them and queue the resolution.
 
-    The caller holds the match row lock and has validated the orders.
+    The caller holds the match row lock and has validated the orders. `step`: the
+    step of a turn made of steps that these orders are for.
     """
     claimed = Turn.objects.filter(match=match, number=number, status=Turn.Status.WAITING).update(
         status=Turn.Status.ACCEPTED,
@@ -71,6 +85,7 @@ def orders_accept(
         match=match,
         turn_number=number,
         seat=seat,
+        step=step,
         orders=orders,
         source=source,
         submitted_by=user,
@@ -80,14 +95,24 @@ def orders_accept(
 
 
 def orders_submit(
-    *, match_id: int, user: User, turn: int, actions: list[dict[str, Any]], api: bool = False
+    *,
+    match_id: int,
+    user: User,
+    turn: int,
+    actions: list[dict[str, Any]] | None = None,
+    orders: dict[str, Any] | None = None,
+    api: bool = False,
 ) -> Orders:
     """A player's orders: validated by the engine, stored, resolution queued.
 
-    Illegal orders raise (nothing is stored). The same orders for the same turn
-    again return the row stored the first time; other orders for a turn whose
-    orders were accepted are a conflict, legal or not. `api`: they came through
-    the bot API, so the seat is API-driven (no emails) until orders come otherwise.
+    `actions` are a Helium 3 turn's actions; `orders` the orders object of any
+    ruleset (its `seat` and `turn` are set here). Illegal orders raise (nothing is
+    stored). The same orders for the same turn again return the row stored the
+    first time; other orders for a turn whose orders were accepted are a conflict,
+    legal or not. In a turn at once the seat's stored orders are replaced until the
+    turn resolves; a step of a turn made of steps is resolved here and now. `api`:
+    they came through the bot API, so the seat is API-driven (no emails) until
+    orders come otherwise.
     """
     with transaction.atomic():
         match = Match.objects.select_for_update().defer("initial_state", "record").get(pk=match_id)
@@ -96,38 +121,208 @@ def orders_submit(
         seat = Seat.objects.filter(match=match, user=user).order_by("pk").first()
         if seat is None:
             raise NotAPlayer("not_a_player", "You do not play in this match.")
-        orders = {"seat": seat.number, "turn": turn, "actions": actions}
-        refusal = _refusal(match, orders)
-        if refusal is None:
-            try:
-                row = orders_accept(
-                    match=match,
-                    number=turn,
-                    seat=seat.number,
-                    orders=orders,
-                    source=Orders.Source.PLAYER,
-                    user=user,
-                    now=timezone.now(),
-                )
-            except Conflict as taken:
-                refusal = taken
-            else:
-                # A player who submits is back: the clock's count restarts, a stand-in
-                # leaves. (The seat was read under the match lock: nothing changed it.)
-                if seat.missed_in_row or seat.standin_bot or seat.api != api:
-                    Seat.objects.filter(pk=seat.pk).update(missed_in_row=0, standin_bot="", api=api)
-                return row
-        # Refused, unless this turn's orders were accepted already: the same post
-        # again answers as the first one did; other orders from this seat conflict.
-        # (Looked up only here: a turn that was claimed just now has no orders yet.)
-        existing = Orders.objects.filter(match=match, turn_number=turn).order_by("pk").first()
-        if existing is not None and existing.seat == seat.number:
-            if existing.submitted_by_id == user.pk and existing.orders == orders:
-                return existing  # the clock's or a bot's pass is never "the same post"
-            raise Conflict(
-                "already_submitted", "Different orders for this turn were already accepted."
+        if orders is None:
+            given: dict[str, Any] = {"seat": seat.number, "turn": turn, "actions": actions or []}
+        else:
+            given = {**orders, "seat": seat.number, "turn": turn}
+        shape = _shape(match)
+        # Helium 3's turns need no turn row here (the turn's claim is the check).
+        current = _open_turn(match) if shape.simultaneous or shape.setup or shape.steps else None
+        if current is not None and current.seat == AT_ONCE:
+            row, fresh = _submit_at_once(
+                match=match, turn=current, seat=seat, orders=given, user=user
             )
+        elif shape.steps:
+            row, fresh = _submit_step(match=match, turn=current, seat=seat, orders=given, user=user)
+        else:
+            row, fresh = _submit_one(match=match, seat=seat, orders=given, user=user)
+        # A player who submits is back: the clock's count restarts, a stand-in
+        # leaves. (The seat was read under the match lock: nothing changed it.)
+        if fresh and (seat.missed_in_row or seat.standin_bot or seat.api != api):
+            Seat.objects.filter(pk=seat.pk).update(missed_in_row=0, standin_bot="", api=api)
+        return row
+
+
+def _shape(match: Match) -> engine.Shape:
+    return engine.ruleset(match.ruleset).shape
+
+
+def _open_turn(match: Match) -> Turn | None:
+    """The match's current turn row (by pk: one per match and number)."""
+    if match.state is None:
+        return None
+    return Turn.objects.filter(match=match, number=match.turn_number).order_by("pk").first()
+
+
+def _same_post(row: Orders | None, user: User, orders: dict[str, Any]) -> bool:
+    """A repeat of the post that stored `row` (the clock's or a bot's pass never is)."""
+    return row is not None and row.submitted_by_id == user.pk and row.orders == orders
+
+
+def _submit_one(
+    *, match: Match, seat: Seat, orders: dict[str, Any], user: User
+) -> tuple[Orders, bool]:
+    """One seat at a time: these orders accept the turn. (The row, and whether it is new.)"""
+    number = orders["turn"]
+    refusal = _refusal(match, orders)
+    if refusal is None:
+        try:
+            row = orders_accept(
+                match=match,
+                number=number,
+                seat=seat.number,
+                orders=orders,
+                source=Orders.Source.PLAYER,
+                user=user,
+                now=timezone.now(),
+            )
+            return row, True
+        except Conflict as taken:
+            refusal = taken
+    # Refused, unless this turn's orders were accepted already: the same post
+    # again answers as the first one did; other orders from this seat conflict.
+    # (Looked up only here: a turn that was claimed just now has no orders yet.)
+    existing = Orders.objects.filter(match=match, turn_number=number).order_by("pk").first()
+    if existing is not None and existing.seat == seat.number:
+        if _same_post(existing, user, orders):
+            return existing, False
+        raise Conflict("already_submitted", "Different orders for this turn were already accepted.")
+    raise refusal
+
+
+def _submit_at_once(
+    *, match: Match, turn: Turn, seat: Seat, orders: dict[str, Any], user: User
+) -> tuple[Orders, bool]:
+    """A turn at once: store (or replace) this seat's orders; the last seat's accept it."""
+    number = orders["turn"]
+    existing = (
+        Orders.objects.filter(match=match, turn_number=number, seat=seat.number, step=0)
+        .order_by("pk")
+        .first()
+    )
+    if _same_post(existing, user, orders):
+        assert existing is not None
+        return existing, False
+    refusal = _refusal(match, orders)
+    if refusal is not None:
         raise refusal
+    if turn.status != Turn.Status.WAITING:
+        raise Conflict(
+            "already_submitted", "Every seat's orders are in: the turn is being resolved."
+        )
+    now = timezone.now()
+    if existing is not None:
+        existing.orders = orders
+        existing.source = Orders.Source.PLAYER
+        existing.submitted_by = user
+        existing.save(update_fields=["orders", "source", "submitted_by"])
+        row = existing
+    else:
+        row = Orders.objects.create(
+            match=match,
+            turn_number=number,
+            seat=seat.number,
+            orders=orders,
+            source=Orders.Source.PLAYER,
+            submitted_by=user,
+        )
+    at_once_accept_if_complete(match=match, number=number, now=now)
+    return row, True
+
+
+def at_once_accept_if_complete(*, match: Match, number: int, now: datetime) -> bool:
+    """Accept a turn at once when every awaited seat's orders are stored. True if so."""
+    assert match.state is not None
+    awaited = set(engine.awaiting(match.state))
+    stored = set(
+        Orders.objects.filter(match=match, turn_number=number, step=0).values_list(
+            "seat", flat=True
+        )
+    )
+    if not awaited <= stored:
+        return False
+    claimed = Turn.objects.filter(match=match, number=number, status=Turn.Status.WAITING).update(
+        status=Turn.Status.ACCEPTED, accepted_at=now
+    )
+    if claimed == 1:
+        queue_resolution(match.pk, number)
+    return claimed == 1
+
+
+def _submit_step(
+    *, match: Match, turn: Turn | None, seat: Seat, orders: dict[str, Any], user: User
+) -> tuple[Orders, bool]:
+    """One step of a turn made of steps: stored, applied and resolved in this request."""
+    number = orders["turn"]
+    step_no = orders.get("step_no")
+    refusal = _refusal(match, orders)
+    if refusal is None and (turn is None or turn.status != Turn.Status.WAITING):
+        refusal = Conflict("already_submitted", "The clock has ended this turn.")
+    if refusal is not None:
+        # A repeated post of a step already taken answers as the first one did.
+        if type(step_no) is int:
+            earlier = (
+                Orders.objects.filter(
+                    match=match, turn_number=number, seat=seat.number, step=step_no
+                )
+                .order_by("pk")
+                .first()
+            )
+            if _same_post(earlier, user, orders):
+                assert earlier is not None
+                return earlier, False
+        raise refusal
+    assert match.state is not None and turn is not None
+    step = engine.step(match.state)
+    row = Orders.objects.create(
+        match=match,
+        turn_number=number,
+        seat=seat.number,
+        step=step,
+        orders=orders,
+        source=Orders.Source.PLAYER,
+        submitted_by=user,
+    )
+    applied = engine.apply(match.state, orders)
+    _resolution_store(match=match, number=number, step=step, seat=seat.number, orders=orders,
+                      applied=applied, fallback=None)  # fmt: skip
+    match.state = applied.state
+    now = timezone.now()
+    if _turn_moved_on(applied.state, number):
+        Turn.objects.filter(pk=turn.pk, status=Turn.Status.WAITING).update(
+            status=Turn.Status.RESOLVED, accepted_at=now, resolved_at=now
+        )
+        turn_begin(match=match, now=now, also_save=["state"])
+    else:
+        match.save(update_fields=["state"])
+    return row, True
+
+
+def _turn_moved_on(state: dict[str, Any], number: int) -> bool:
+    return bool(state["over"]) or int(state["turn"]) != number
+
+
+def _resolution_store(
+    *,
+    match: Match,
+    number: int,
+    step: int,
+    seat: int,
+    orders: Any,
+    applied: engine.Applied,
+    fallback: dict[str, Any] | None,
+) -> Resolution:
+    return Resolution.objects.create(
+        match=match,
+        turn_number=number,
+        step=step,
+        seat=seat,
+        orders=orders,
+        events=applied.events,
+        state=applied.state,
+        turn_ms=applied.turn_ms,
+        fallback_error=fallback,
+    )
 
 
 def _refusal(match: Match, orders: dict[str, Any]) -> ServiceError | None:
@@ -175,31 +370,15 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
         fault_point("resolve_claimed")
         # Registered before turn_begin's callbacks, so it runs first after the commit.
         fault_point_on_commit("resolve_committed")
-        row = Orders.objects.get(match=match, turn_number=number)
-        state = match.state
-        fallback: dict[str, Any] | None = None
-        orders = row.orders
-        try:
-            applied = engine.apply(state, orders)
-        except engine.EngineError as error:
-            # Validated orders cannot fail against an unchanged state; if they do
-            # (an engine upgrade mid-match), the seat passes rather than the match
-            # stalling, and the reason is kept on the resolution.
-            log.error("match %s turn %s: stored orders rejected: %s", match_id, number, error)
-            fallback = error.to_json()
-            orders = pass_orders(row.seat, number)
-            applied = engine.apply(state, orders)
-        resolution = Resolution.objects.create(
-            match=match,
-            turn_number=number,
-            seat=row.seat,
-            orders=orders,
-            events=applied.events,
-            state=applied.state,
-            turn_ms=applied.turn_ms,
-            fallback_error=fallback,
+        rows = list(Orders.objects.filter(match=match, turn_number=number).order_by("step", "seat"))
+        shape = _shape(match)
+        at_once = len({row.seat for row in rows}) > 1 or (
+            (shape.simultaneous or shape.setup) and _turn_seat(match, number) == AT_ONCE
         )
-        match.state = applied.state
+        if at_once:
+            resolution = _resolve_at_once(match=match, number=number, rows=rows)
+        else:
+            resolution = _resolve_one(match=match, number=number, row=rows[-1])
         fault_point("resolve_applied")
         turn_begin(match=match, now=now, also_save=["state"])
         fault_point("resolve_next_turn")
@@ -207,12 +386,85 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
     return resolution
 
 
+def _turn_seat(match: Match, number: int) -> int:
+    return int(
+        Turn.objects.filter(match=match, number=number)
+        .order_by("pk")
+        .values_list("seat", flat=True)[0]
+    )
+
+
+def _apply_or_default(
+    match: Match, number: int, orders: Any, default: Any
+) -> tuple[engine.Applied, Any, dict[str, Any] | None]:
+    """Apply stored orders; if the engine refuses them, the default orders instead.
+
+    Validated orders cannot fail against an unchanged state; if they do (an engine
+    upgrade mid-match), the seats pass rather than the match stalling, and the
+    reason is kept on the resolution.
+    """
+    state = match.state
+    try:
+        return engine.apply(state, orders), orders, None
+    except engine.EngineError as error:
+        log.error("match %s turn %s: stored orders rejected: %s", match.pk, number, error)
+        return engine.apply(state, default), default, error.to_json()
+
+
+def _resolve_one(*, match: Match, number: int, row: Orders) -> Resolution:
+    """A one-seat turn, or the step a bot or the clock took in a turn made of steps:
+    in the latter the same seat plays on (its bot, or the default orders once the
+    clock passed it) until the turn moves on."""
+    assert match.state is not None
+    step, orders, source = row.step, row.orders, row.source
+    while True:
+        default = engine.default_orders(match.state, row.seat)
+        applied, used, fallback = _apply_or_default(match, number, orders, default)
+        resolution = _resolution_store(match=match, number=number, step=step, seat=row.seat,
+                                       orders=used, applied=applied, fallback=fallback)  # fmt: skip
+        match.state = applied.state
+        if not _shape(match).steps or _turn_moved_on(applied.state, number):
+            return resolution
+        step = engine.step(applied.state)
+        if step > STEPS_MAX:
+            raise RuntimeError(f"match {match.pk} turn {number}: no end after {step} steps")
+        if source in (Orders.Source.BOT, Orders.Source.STANDIN):
+            seat = Seat.objects.get(match=match, number=row.seat)
+            orders = _bot_orders(match, seat)
+        else:
+            orders = engine.default_orders(applied.state, row.seat)
+        Orders.objects.create(match=match, turn_number=number, seat=row.seat, step=step,
+                              orders=orders, source=source)  # fmt: skip
+
+
+# A turn made of steps that the worker plays on (a bot's, a passed one) ends within
+# this many steps, or the ruleset is broken.
+STEPS_MAX = 1000
+
+
+def _resolve_at_once(*, match: Match, number: int, rows: list[Orders]) -> Resolution:
+    """A turn at once: every awaited seat's stored orders, in seat order, as one list
+    (the default orders for a seat without any, as the clock stored them)."""
+    state = match.state
+    assert state is not None
+    awaited = engine.awaiting(state)
+    given = {row.seat: row.orders for row in rows if row.step == 0}
+    orders = [given.get(s) or engine.default_orders(state, s) for s in awaited]
+    default = [engine.default_orders(state, s) for s in awaited]
+    applied, used, fallback = _apply_or_default(match, number, orders, default)
+    resolution = _resolution_store(match=match, number=number, step=0, seat=AT_ONCE,
+                                   orders=used, applied=applied, fallback=fallback)  # fmt: skip
+    match.state = applied.state
+    return resolution
+
+
 def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = None) -> Turn | None:
     """Start the turn the state says comes next (or finish the match).
 
-    A bot-driven seat moves at once: its orders are accepted in this transaction
-    and the worker resolves them, without waiting for anybody. `also_save`: fields
-    of the match the caller changed, saved in the same UPDATE as the new turn's.
+    A bot-driven seat moves at once: its orders are accepted (or, in a turn at
+    once, stored) in this transaction and the worker resolves them, without
+    waiting for anybody. `also_save`: fields of the match the caller changed,
+    saved in the same UPDATE as the new turn's.
     """
     state = match.state
     assert state is not None  # a started match always has one (a DB constraint)
@@ -220,7 +472,9 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
         match_finish(match=match, now=now, also_save=also_save)
         return None
     number = int(state["turn"])
-    seat_number = int(state["to_move"])
+    awaited = engine.awaiting(state)
+    at_once = _shape(match).simultaneous or len(awaited) > 1
+    seat_number = AT_ONCE if at_once else awaited[0]
     deadline = now + timedelta(seconds=match.turn_seconds)
     turn = Turn.objects.create(
         match=match,
@@ -231,44 +485,65 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
         warn_at=deadline - timedelta(seconds=match.turn_seconds / 4),
     )
     match.turn_number = number
-    match.to_move = seat_number
+    match.to_move = None if at_once else seat_number
     match.save(update_fields=["turn_number", "to_move", *(also_save or [])])
-    seat = Seat.objects.select_related("user", "user__notification_settings").get(
-        match=match, number=seat_number
+    seats = Seat.objects.select_related("user", "user__notification_settings").filter(
+        match=match, number__in=awaited
     )
-    if seat.driver_bot or seat.user is None:
-        bot_move(match=match, seat=seat, number=number, now=now)
-    else:
-        notify(
-            user=seat.user,
-            match=match,
-            kind=NotificationKind.YOUR_TURN,
-            turn_number=number,
-            context={"deadline": deadline.isoformat()},
-            seat=seat,
-        )
+    for seat in seats.order_by("number"):
+        if not (seat.driver_bot or seat.user is None):
+            notify(
+                user=seat.user,
+                match=match,
+                kind=NotificationKind.YOUR_TURN,
+                turn_number=number,
+                context={"deadline": deadline.isoformat()},
+                seat=seat,
+            )
+        elif at_once:
+            Orders.objects.create(
+                match=match,
+                turn_number=number,
+                seat=seat.number,
+                orders=_bot_orders(match, seat),
+                source=_bot_source(seat),
+            )
+        else:
+            bot_move(match=match, seat=seat, number=number, now=now)
+    if at_once:
+        at_once_accept_if_complete(match=match, number=number, now=now)
     return turn
+
+
+def _bot_source(seat: Seat) -> str:
+    return Orders.Source.BOT if seat.bot else Orders.Source.STANDIN
+
+
+def _bot_orders(match: Match, seat: Seat) -> dict[str, Any]:
+    """The built-in bot's orders for a bot-driven seat, checked; the default if it fails."""
+    name = seat.driver_bot or settings.STANDIN_BOT
+    try:
+        orders = engine.bot_orders(name, match.state, seat.number)
+        engine.check(match.state, orders)
+    except Exception:
+        # A bot's bug must not stall a match: it passes, and the log says why.
+        log.exception("bot %r failed for match %s seat %s; passing", name, match.pk, seat.number)
+        orders = engine.default_orders(match.state, seat.number)
+    return orders
 
 
 def bot_move(*, match: Match, seat: Seat, number: int, now: datetime) -> Orders:
     """Accept the built-in bot's orders for a bot-driven seat's waiting turn."""
-    name = seat.driver_bot or settings.STANDIN_BOT
-    source = Orders.Source.BOT if seat.bot else Orders.Source.STANDIN
-    try:
-        orders = engine.bot_orders(name, match.state, seat.number)
-        engine.validate(match.state, orders)
-    except Exception:
-        # A bot's bug must not stall a match: it passes, and the log says why.
-        log.exception("bot %r failed for match %s turn %s; passing", name, match.pk, number)
-        orders = pass_orders(seat.number, number)
+    assert match.state is not None
     return orders_accept(
         match=match,
         number=number,
         seat=seat.number,
-        orders=orders,
-        source=source,
+        orders=_bot_orders(match, seat),
+        source=_bot_source(seat),
         user=None,
         now=now,
+        step=engine.step(match.state),
     )
 
 
@@ -281,7 +556,7 @@ def match_finish(*, match: Match, now: datetime, also_save: list[str] | None = N
     match.status = Match.Status.FINISHED
     match.finished_at = now
     match.winners = list(state.get("winners", []))
-    match.final_money = {str(p["seat"]): p["money"] for p in state["players"]}
+    match.final_money = engine.scores(state)
     match.turn_number = int(state["turn"])
     match.to_move = None
     match.record = match_record(match)

@@ -20,6 +20,7 @@ _games = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_games)
 isolated_broker = _games.isolated_broker
 celery_worker = _games.celery_worker
+test_rulesets = _games.test_rulesets
 fast_password_hashing = _games.fast_password_hashing
 player = _games.player
 opponent = _games.opponent

@@ -3,7 +3,9 @@ built through the services; and one real Celery worker per session."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +22,23 @@ from games.models import Match
 def fast_password_hashing(settings: Any) -> None:
     # PBKDF2's deliberate slowness is half a second per user; tests make many.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def register_test_rulesets() -> None:
+    """Register the test rulesets of tests/engine (rps, race, dig, nim) in this
+    process: the site's tests and the worker thread (celery_worker) play them.
+    Never registered outside tests."""
+    folder = str(Path(__file__).resolve().parent.parent / "engine")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    import platform_rulesets
+
+    platform_rulesets.register()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def test_rulesets() -> None:
+    register_test_rulesets()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -68,6 +87,8 @@ def celery_worker(
 
     from helium3_site.celery import app
 
+    # The worker is a thread of this process: the rulesets registered here are its.
+    register_test_rulesets()
     running = getattr(app, "helium3_tests_worker", None)
     if running is not None:
         yield running
