@@ -26,7 +26,7 @@ from games.services.notifications import (
     notifications_requeue_stale,
     notify,
 )
-from games.services.turns import orders_accept, queue_resolution
+from games.services.turns import orders_accept, queue_resolution, standin_bot
 
 SWEEP_BATCH = 500
 
@@ -162,7 +162,7 @@ def _count_miss(*, match: Match, number: int, seat_number: int) -> None:
         and not seat.driver_bot
         and seat.missed_in_row >= settings.MISSED_TURNS_BEFORE_BOT
     ):
-        seat.standin_bot = settings.STANDIN_BOT
+        seat.standin_bot = standin_bot(match.ruleset)
         notify(
             user=seat.user,
             match=match,

@@ -515,13 +515,20 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
     return turn
 
 
+def standin_bot(ruleset: str) -> str:
+    """The bot that plays for a person who missed too many turns: the site's choice
+    (settings.STANDIN_BOT) when the game has that bot, else the game's first."""
+    names = engine.bot_names(ruleset)
+    return settings.STANDIN_BOT if settings.STANDIN_BOT in names or not names else names[0]
+
+
 def _bot_source(seat: Seat) -> str:
     return Orders.Source.BOT if seat.bot else Orders.Source.STANDIN
 
 
 def _bot_orders(match: Match, seat: Seat) -> dict[str, Any]:
     """The built-in bot's orders for a bot-driven seat, checked; the default if it fails."""
-    name = seat.driver_bot or settings.STANDIN_BOT
+    name = seat.driver_bot or standin_bot(match.ruleset)
     try:
         orders = engine.bot_orders(name, match.state, seat.number)
         engine.check(match.state, orders)
