@@ -19,8 +19,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html
 
-from games import services
-from games.board import render_board
+from games import presentation, services
 from games.errors import ServiceError
 from games.models import (
     AdminAction,
@@ -192,7 +191,9 @@ class MatchAdmin(admin.ModelAdmin):
             return "—"
         # Staff see everything, shields included: the full state has the view's shape,
         # drawn as nobody's seat. The SVG has only a viewBox: the box gives it a width.
-        svg = render_board({**obj.state, "viewer": None}, caption=f"Match {obj.pk}, full state")
+        svg = presentation.get(obj.ruleset).board(
+            {**obj.state, "viewer": None}, caption=f"Match {obj.pk}, full state"
+        )
         return format_html('<div class="admin-board" style="{}">{}</div>', BOARD_STYLE, svg)
 
     @admin.display(description="Full state (JSON)")

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 
 import engine
-from engine.helium3 import orders as helium3_orders
-from engine.helium3.board import DIRECTIONS as ENGINE_DIRECTIONS
 from games.models import TITLE_MAX, NotificationKind
 
 DEADLINE_PRESETS = [
@@ -24,9 +21,6 @@ DEADLINE_PRESETS = [
     (2 * 24 * 3600, "2 days"),
     (3 * 24 * 3600, "3 days"),
 ]
-DIRECTIONS = list(ENGINE_DIRECTIONS)
-ACTION_TYPES = list(helium3_orders.ACTION_TYPES)
-MAX_ACTIONS = 2
 
 
 # Battle lengths a person picks from (the field takes any length in between).
@@ -143,113 +137,6 @@ class MatchCreateForm(forms.Form):
         count = self.cleaned_data["seat_count"]
         first = 1 if self.cleaned_data.get("seat_1") else 2
         return [self.cleaned_data.get(f"seat_{i}") or "" for i in range(first, count + 1)]
-
-
-class OrdersForm(forms.Form):
-    """Up to two actions as plain fields, or the protocol's action list as JSON."""
-
-    turn = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=10**6)
-    actions_json = forms.CharField(
-        label="Or the actions as JSON",
-        required=False,
-        max_length=10_000,
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        help_text='For example [{"robot": "1-1", "type": "move", "to": [4, 3]}]. '
-        "When given, the fields above are ignored.",
-    )
-
-    def __init__(self, *args: Any, robots: list[dict[str, Any]] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
-        super().__init__(*args, **kwargs)
-        robot_choices = [("", "—")] + [(r["id"], r["id"]) for r in robots]
-        for i in range(MAX_ACTIONS):
-            self.fields[f"robot_{i}"] = forms.ChoiceField(
-                label="Robot", choices=robot_choices, required=False
-            )
-            self.fields[f"type_{i}"] = forms.ChoiceField(
-                label="Action", choices=[("", "—")] + [(t, t) for t in ACTION_TYPES], required=False
-            )
-            self.fields[f"x_{i}"] = forms.IntegerField(
-                label="x", required=False, min_value=0, max_value=999
-            )
-            self.fields[f"y_{i}"] = forms.IntegerField(
-                label="y", required=False, min_value=0, max_value=999
-            )
-            self.fields[f"direction_{i}"] = forms.ChoiceField(
-                label="Direction / deflect",
-                choices=[("", "—")] + [(d, d) for d in DIRECTIONS],
-                required=False,
-            )
-
-    def action_rows(self) -> list[list[forms.BoundField]]:
-        names = ("robot", "type", "x", "y", "direction")
-        return [[self[f"{n}_{i}"] for n in names] for i in range(MAX_ACTIONS)]
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        raw = (data.get("actions_json") or "").strip()
-        if raw:
-            try:
-                actions = json.loads(raw)
-            except ValueError as error:
-                raise forms.ValidationError(f"The actions are not valid JSON: {error}.") from error
-            except RecursionError:
-                raise forms.ValidationError("The actions are nested too deeply.") from None
-            if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
-                raise forms.ValidationError("The actions must be a JSON list of objects.")
-            data["actions"] = actions
-            return data
-        actions = []
-        self.row_of_action: list[int] = []
-        for i in range(MAX_ACTIONS):
-            robot, kind = data.get(f"robot_{i}"), data.get(f"type_{i}")
-            if not robot and not kind:
-                continue
-            if not robot:
-                self.add_error(f"robot_{i}", "Choose the robot for this action.")
-                continue
-            if not kind:
-                self.add_error(f"type_{i}", "Choose what the robot does.")
-                continue
-            actions.append(self._action(i, robot, kind, data))
-            self.row_of_action.append(i)
-        data["actions"] = actions
-        return data
-
-    def _action(self, i: int, robot: str, kind: str, data: dict[str, Any]) -> dict[str, Any]:
-        action: dict[str, Any] = {"robot": robot, "type": kind}
-        x, y, direction = data.get(f"x_{i}"), data.get(f"y_{i}"), data.get(f"direction_{i}")
-        cell = [x, y] if x is not None and y is not None else None
-        if (x is None) != (y is None):
-            self.add_error(f"x_{i}", "Give both x and y, or neither.")
-        if kind == "fire_missile":
-            if cell is None:
-                self.add_error(f"x_{i}", "A missile needs a target cell (x, y).")
-            else:
-                action["target"] = cell
-        elif kind == "fire_laser":
-            if not direction:
-                self.add_error(f"direction_{i}", "A laser needs a direction.")
-            else:
-                action["direction"] = direction
-        elif kind == "kamikaze":
-            pass
-        else:
-            if cell is not None:
-                action["to"] = cell
-            elif kind == "move":
-                self.add_error(f"x_{i}", "A move needs a destination (x, y).")
-            if kind == "shield" and direction:
-                action["deflect"] = direction
-        return action
-
-    def add_engine_error(self, message: str, action: int | None) -> None:
-        """Show the engine's refusal next to the action it names."""
-        if self.cleaned_data.get("actions_json"):
-            self.add_error("actions_json", message)
-        elif action is not None and 0 <= action < len(getattr(self, "row_of_action", [])):
-            self.add_error(f"robot_{self.row_of_action[action]}", message)
-        else:
-            self.add_error(None, message)
 
 
 # When each email goes out, for the settings page (the rules are in games/services/notifications.py).

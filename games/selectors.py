@@ -340,17 +340,17 @@ def match_history(match: Match, seat: int | None, *, since: int = 0) -> list[dic
 
 
 def _history_turn(row: Resolution, viewer: int | None, over: bool, ruleset: str) -> dict[str, Any]:
-    from games.board_history import describe_events, lines_html
+    from games import presentation
 
     events = engine.events_view(row.events, viewer, over=over, ruleset=ruleset)
-    lines = describe_events(events)
+    lines = presentation.get(ruleset).sentences(events)
     return {
         "number": row.turn_number,
         "seat": row.seat,
         "turn_ms": row.turn_ms,
         "events": events,
         "lines": lines,
-        "lines_html": lines_html(lines),
+        "lines_html": presentation.lines_html(lines),
     }
 
 
@@ -363,16 +363,15 @@ def match_record(match: Match) -> dict[str, Any]:
     return {"initial": match.initial_state, "turns": turns, "final": match.state}
 
 
-def orders_robots(match: Match, seat: Seat) -> list[dict[str, Any]]:
-    """The seat's robots still alive, from its view: the orders form's choices.
+def orders_view(match: Match, seat: Seat) -> dict[str, Any] | None:
+    """The seat's view, which the orders form is built from (its pieces, its turn).
 
     No query: an orders POST needs only this, not the whole page (it is on the
     turn's critical path, see bench/turn_latency.py).
     """
     if match.state is None:
-        return []
-    view = engine.view(match.state, seat.number)
-    return [r for r in view["robots"] if r["seat"] == seat.number and r["alive"]]
+        return None
+    return engine.view(match.state, seat.number)
 
 
 def notification_settings_for(user: User) -> NotificationSettings:

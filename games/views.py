@@ -24,10 +24,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import engine
 from engine import EngineError
-from games import selectors, services, viewers, views_home
-from games.board_orders import action_rows
+from games import presentation, selectors, services, viewers, views_home
 from games.errors import ServiceError
-from games.forms import MatchCreateForm, NotificationSettingsForm, OrdersForm
+from games.forms import MatchCreateForm, NotificationSettingsForm
 from games.models import Match, NotificationKind, Seat
 from games.services.rematch import match_rematch as match_rematch_create
 from games.viewers import Viewer
@@ -159,7 +158,7 @@ def _detail(
     request: HttpRequest,
     match: Match,
     seat: Seat | None,
-    form: OrdersForm | None,
+    form: Any | None,
     status: int,
     seats: list[Seat] | None = None,
     version: selectors.PageVersion | None = None,
@@ -171,8 +170,9 @@ def _detail(
     page = selectors.match_page(
         match, seat, seats=seats, history_page=history_page, version=version
     )
+    shown = presentation.get(match.ruleset)
     if form is None and page.my_move and page.view is not None:
-        form = OrdersForm(initial={"turn": page.view["turn"]}, robots=page.my_robots)
+        form = shown.orders_form(None, view=page.view)
     context: dict[str, Any] = {
         "page": page,
         "match": match,
@@ -181,7 +181,8 @@ def _detail(
         **board_context(page),
     }
     if context["form"] is not None:
-        context["order_rows"] = action_rows(context["form"])
+        context["order_rows"] = context["form"].rows()
+        context["orders_note"] = shown.orders_note
     return render(request, "games/match_detail.html", context, status=status)
 
 
@@ -283,7 +284,9 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 def match_orders(request: HttpRequest, match_id: int) -> HttpResponse:
     match, seat = _player_seat(request, match_id)
-    form = OrdersForm(request.POST, robots=selectors.orders_robots(match, seat))
+    form = presentation.get(match.ruleset).orders_form(
+        request.POST, view=selectors.orders_view(match, seat)
+    )
     if not form.is_valid():
         return _detail(request, match, seat, form, 400)
     try:
@@ -291,7 +294,7 @@ def match_orders(request: HttpRequest, match_id: int) -> HttpResponse:
             match_id=match.pk,
             user=_user(request),
             turn=form.cleaned_data["turn"],
-            actions=form.cleaned_data["actions"],
+            orders=form.orders(),
         )
     except ServiceError as error:
         form.add_engine_error(error.message, error.action)

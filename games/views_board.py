@@ -30,14 +30,8 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 import engine
-from engine.helium3 import timing
-from games import selectors, services, viewers
-from games.board import destroyed_robots, render_board
-from games.board_hints import hints_after, hints_due, hints_for
-from games.board_history import describe_events
-from games.board_orders import action_rows
+from games import presentation, selectors, services, viewers
 from games.errors import Conflict, from_engine_error
-from games.forms import OrdersForm
 from games.models import Match, Resolution, Seat
 
 log = logging.getLogger(__name__)
@@ -46,16 +40,6 @@ log = logging.getLogger(__name__)
 MOVIE_MAX_TURNS = 8
 MAX_HINT_QUERY = 2_000
 BOARD_CACHE_SECONDS = 600
-# The engine's constants the board script needs to split an event into its phases
-# (a missile's flight and blast, a kamikaze's blast); the timing itself is always
-# the event's own t_ms and duration_ms.
-TIMING = {
-    "MISSILE_CELL_MS": timing.MISSILE_CELL_MS,
-    "BLAST_MS": timing.BLAST_MS,
-    "LASER_CELL_MS": timing.LASER_CELL_MS,
-    "KAMIKAZE_MS": timing.KAMIKAZE_MS,
-    "MIN_TURN_MS": timing.MIN_TURN_MS,
-}
 
 
 def viewer_of(request: HttpRequest, match_id: int) -> tuple[Match, list[Seat], Seat | None]:
@@ -114,11 +98,13 @@ def engine_refusal(error: engine.EngineError) -> Conflict:
     return Conflict(error.code, f"This match cannot be shown right now: {error.message}")
 
 
-def _hints_or_none(view: dict[str, Any], match_id: int) -> dict[str, Any] | None:
-    """The click hints of the viewer's turn. They are an aid: should the engine refuse
-    them, the page is drawn without (orders are still judged when sent)."""
+def _hints_or_none(
+    shown: presentation.Presentation, view: dict[str, Any], match_id: int
+) -> dict[str, Any] | None:
+    """The click hints of the viewer's turn (None on another's). They are an aid: should
+    the engine refuse them, the page is drawn without (orders are still judged when sent)."""
     try:
-        return hints_for(view)
+        return shown.hints(view)
     except engine.EngineError:
         log.exception(
             "match %s turn %s: no hints for seat %s", match_id, view["turn"], view["viewer"]
@@ -146,19 +132,20 @@ def board_context(page: selectors.MatchPage) -> dict[str, Any]:
     # turn is resolved: keep them for the turn (the hot page then renders no grid).
     # The seed tells this match from an earlier one that had the same id (a reset database).
     match = page.match
-    key = f"h3:board:{match.pk}:{match.seed}:{view['turn']}:{view['clock_ms']}:{view['over']}:{viewer}"
+    shown = presentation.get(match.ruleset)
+    key = f"h3:board:{match.ruleset}:{match.pk}:{match.seed}:{view['turn']}:{view['clock_ms']}:{view['over']}:{viewer}"
     cached = cache.get(key)
     if cached is None:
         seat_label = f"seat {viewer}" if viewer is not None else "a spectator"
-        caption = f"The moon at turn {view['turn']}, as {seat_label} sees it"
+        caption = f"{shown.place} at turn {view['turn']}, as {seat_label} sees it"
         # Only on the viewer's own turn: the state a player sees right after sending
         # (or while the bots play) is another seat's turn, where no order of its fits.
-        hints = _hints_or_none(view, match.pk) if hints_due(view) else None
-        cached = (str(render_board(view, caption=caption)), hints)
+        hints = _hints_or_none(shown, view, match.pk)
+        cached = (str(shown.board(view, caption=caption)), hints)
         cache.set(key, cached, BOARD_CACHE_SECONDS)
     context.update(
-        board=mark_safe(cached[0]),  # noqa: S308 - render_board's own escaped output
-        destroyed=destroyed_robots(view),
+        board=mark_safe(cached[0]),  # noqa: S308 - the presentation's own escaped output
+        destroyed=shown.lost(view),
         clock_text=clock_text(view["clock_ms"]),
     )
     if page.my_move:
@@ -196,6 +183,7 @@ def movie_context(
     if start_state is None or not played:
         raise Http404("No such turn.")
     start = _past_view(start_state, viewer, over)
+    shown = presentation.get(match.ruleset)
     turns = []
     for r in played:
         events = engine.events_view(r.events, viewer, over=over, ruleset=match.ruleset)
@@ -205,17 +193,17 @@ def movie_context(
                 "seat": r.seat,
                 "turn_ms": r.turn_ms,
                 "events": events,
-                "lines": describe_events(events),
+                "lines": shown.sentences(events),
             }
         )
     context: dict[str, Any] = {
-        "movie_start": render_board(start, caption=f"The moon before turn {first}"),
-        "movie_data": {"turns": turns, "timing": TIMING, "clock_ms": start["clock_ms"]},
+        "movie_start": shown.board(start, caption=f"{shown.place} before turn {first}"),
+        "movie_data": {"turns": turns, "timing": shown.timing, "clock_ms": start.get("clock_ms")},
         "movie_end": None,
     }
     if with_end:
         end = _past_view(played[-1].state, viewer, over)
-        context["movie_end"] = render_board(end, caption=f"The moon after turn {last}")
+        context["movie_end"] = shown.board(end, caption=f"{shown.place} after turn {last}")
     return context
 
 
@@ -258,8 +246,9 @@ def _poll_answer(
     page = selectors.match_page(match, seat, seats=seats)
     context = {"page": page, "match": match, "seat": seat, **board_context(page)}
     if page.my_move and page.view is not None:
-        form = OrdersForm(initial={"turn": page.view["turn"]}, robots=page.my_robots)
-        context.update(form=form, order_rows=action_rows(form))
+        shown = presentation.get(match.ruleset)
+        form = shown.orders_form(None, view=page.view)
+        context.update(form=form, order_rows=form.rows(), orders_note=shown.orders_note)
     since = _int_param(request.GET.get("since"), -1, low=-1)
     if page.view is not None and 0 <= since < int(page.view["turn"]):
         last = int(page.view["turn"]) - 1
@@ -312,20 +301,25 @@ def match_hints(request: HttpRequest, match_id: int) -> JsonResponse:
     page = selectors.match_page(match, seat, seats=seats)
     if not page.my_move or page.view is None:
         return _hint_error("not_your_turn", "It is not your turn.", 409)
+    shown = presentation.get(match.ruleset)
     raw = request.GET.get("first")
     if raw is None:
         try:
-            return JsonResponse(hints_for(page.view))
+            hints = shown.hints(page.view)
         except engine.EngineError as error:
             refused = from_engine_error(error)
             return JsonResponse(refused.to_json(), status=refused.status)
+        if hints is None:
+            return _hint_error("no_planner", "This game has no board planner.", 404)
+        return JsonResponse(hints)
     if len(raw) > MAX_HINT_QUERY:
         return _hint_error("bad_shape", "The planned action is too long.", 400)
     try:
         first = json.loads(raw)
     except (ValueError, RecursionError):
         return _hint_error("bad_json", "The planned action is not valid JSON.", 400)
-    answer = hints_after(page.view, first)
+    # One planned action, or the list of those planned so far, in order.
+    answer = shown.hints_after(page.view, first if isinstance(first, list) else [first])
     return JsonResponse(answer, status=400 if "error" in answer else 200)
 
 
@@ -344,6 +338,7 @@ def match_replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         raise PermissionDenied("This match is private to its players.")
+    shown = presentation.get(match.ruleset)
     initial = {**match.initial_state, "viewer": None}
     final = match.state
     labels = {s.number: s.label for s in seats}
@@ -356,7 +351,7 @@ def match_replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "games/replay.html",
         {
             "match": match,
-            "board": render_board(initial, caption=f"Match {match.pk}, replayed"),
+            "board": shown.board(initial, caption=f"Match {match.pk}, replayed"),
             "players": players,
             "winners": final.get("winners", []),
             "length_ms": final["clock_ms"],
@@ -367,6 +362,6 @@ def match_replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 .order_by("turn_number")
                 .values_list("turn_ms", flat=True)
             ),
-            "timing": TIMING,
+            "timing": shown.timing,
         },
     )

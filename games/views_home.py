@@ -13,11 +13,12 @@ from typing import Any
 from axes.helpers import get_client_ip_address
 from django.contrib.auth import login
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from games import rules_page, selectors, services
+import engine
+from games import presentation, selectors, services
 from games.errors import ServiceError
 from games.guests.selectors import SESSION_FLAG
 from games.guests.services import guest_create
@@ -53,8 +54,13 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/rules.html", rules_page.rules_context())
+def rules(request: HttpRequest, name: str = engine.rulesets.DEFAULT) -> HttpResponse:
+    """A game's rules written for players, its numbers read from its engine; 404 for a
+    name no ruleset has."""
+    if name not in engine.ruleset_names():
+        raise Http404("No such game.")
+    shown = presentation.get(name)
+    return render(request, shown.rules_template, shown.rules_context())
 
 
 def _guest_allowed(request: HttpRequest) -> bool:

@@ -106,8 +106,8 @@ def engine_path(match_id: int, actions: list[dict[str, Any]], robot_id: str) -> 
     """The cells the engine walks `robot_id` through for these orders, on the board
     seat 1 believes in (the one the page plans on)."""
     import engine
-    from games.board_hints import believed_state
     from games.models import Match
+    from games.play.helium3.hints import believed_state
 
     state = believed_state(engine.view(Match.objects.get(pk=match_id).state, 1))
     applied = engine.apply(state, {"seat": 1, "turn": state["turn"], "actions": actions})
@@ -241,8 +241,8 @@ def test_the_board_draws_every_move_on_the_path_the_engine_walks(
     script draws is the engine's, cell for cell: the robots start packed together, so
     many paths bend around them and choose between equally short ways."""
     import engine
-    from games.board_hints import believed_state, hints_for
     from games.models import Match
+    from games.play.helium3.hints import believed_state, hints_for
 
     match_id = log_in_and_start(page, live_server.url)
     view = engine.view(Match.objects.get(pk=match_id).state, 1)

@@ -20,8 +20,8 @@ from site_support import client_for, drain
 
 import engine
 from games import services
-from games.board_hints import hints_after, hints_for
 from games.models import Match, Turn
+from games.play.helium3.hints import hints_after, hints_for
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

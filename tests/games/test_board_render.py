@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 import engine
-from games.board import ANGLE, AXIS_STEP, MARGIN, helium_class, render_board
-from games.board_hints import hints_after, hints_for
-from games.board_history import describe_events
+from games.play.helium3.board import ANGLE, AXIS_STEP, MARGIN, helium_class, render_board
+from games.play.helium3.hints import hints_after, hints_for
+from games.play.helium3.sentences import describe_events
 
 
 def _state(seed: int = 7) -> dict[str, Any]:

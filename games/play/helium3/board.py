@@ -327,3 +327,35 @@ def render_board(view: dict[str, Any], *, caption: str = "") -> SafeString:
 def destroyed_robots(view: dict[str, Any]) -> list[dict[str, Any]]:
     """The robots no longer on the board, for the list beside it."""
     return [r for r in view["robots"] if not r.get("alive")]
+
+
+SEAT_COLOURS = {1: "#2e8fd6", 2: "#e69f00", 3: "#00a67a", 4: "#d884b4"}
+PICTURE_CELL = 5
+
+
+def render_picture(view: dict[str, Any], *, label: str) -> SafeString:
+    """A small picture of a board for a lobby card: the moon, its helium glowing and
+    each robot a dot in its seat's colour. No ids and no script hooks, so several
+    can sit on one page beside a real board."""
+    width, height = int(view["width"]), int(view["height"])
+    size = PICTURE_CELL
+    flat = [int(a) for row in view["helium"] for a in row]
+    glow = {1: ".3", 2: ".5", 3: ".75", 4: "1"}
+    cells = "".join(
+        f'<rect x="{(i % width) * size}" y="{(i // width) * size}" width="{size}" '
+        f'height="{size}" fill="#ffc21a" fill-opacity="{glow[int(helium_class(a)[1:])]}"/>'
+        for i, a in enumerate(flat)
+        if a > 0
+    )
+    robots = "".join(
+        f'<circle cx="{int(r["x"]) * size + size / 2}" cy="{int(r["y"]) * size + size / 2}" '
+        f'r="{size * 0.42:.1f}" fill="{SEAT_COLOURS.get(int(r["seat"]), "#fff")}" '
+        f'stroke="#0d0f12" stroke-width=".6"/>'
+        for r in view["robots"]
+        if r.get("alive")
+    )
+    return mark_safe(  # noqa: S308 - numbers and fixed words; the label is escaped
+        f'<svg class="game-picture" viewBox="0 0 {width * size} {height * size}" role="img" '
+        f'aria-label="{escape(label)}"><rect width="{width * size}" height="{height * size}" '
+        f'rx="4" fill="#42464e"/>{cells}{robots}</svg>'
+    )

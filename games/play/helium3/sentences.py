@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
-
-from games.board import DIRECTION_WORDS
+from games.play.helium3.board import DIRECTION_WORDS
 
 # Events that happen *to* a robot because of the weapon event before them.
 _CONSEQUENCES = ("destroyed", "absorbed", "deflected")
@@ -177,8 +174,3 @@ def describe_events(events: list[dict[str, Any]]) -> list[str]:
         else:
             lines.append(f"{kind.replace('_', ' ').capitalize()}.")
     return lines
-
-
-def lines_html(lines: list[str]) -> SafeString:
-    """The sentences as list items, joined here rather than looped in a template."""
-    return mark_safe("".join(f"<li>{escape(line)}</li>" for line in lines))  # noqa: S308

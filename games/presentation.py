@@ -1,0 +1,138 @@
+"""The registry of game presentations: how the site shows each ruleset.
+
+The engine registers rulesets (engine/rulesets.py); the site registers, under the
+same name, a `Presentation`: the board drawn from a view, the planner's hints, the
+events as sentences, the plain order form, the rules page and a small picture for
+the lobby. Generic code (the match page, poll, history, replay, emails, lobby)
+asks this registry and never names a game (style.md 19).
+
+Using it::
+
+    from games import presentation
+
+    shown = presentation.get(match.ruleset)   # never fails: a fallback for unknown names
+    shown.title, shown.blurb                  # "Helium 3", two sentences for a lobby card
+    shown.board(view, caption="...")          # SafeString: the server-side SVG (or text)
+    shown.lost(view)                          # pieces gone from the board, for the list beside it
+    shown.hints(view)                         # planner hints on the viewer's turn, else None
+    shown.hints_after(view, [action, ...])    # hints after planned actions, or {"error": ...}
+    shown.sentences(events)                   # one viewer's copy of a turn's events -> [str]
+    form = shown.orders_form(request.POST or None, view=view)   # the plain order form
+    form.rows()                               # its controls as HTML (works without JavaScript)
+    form.orders()                             # after is_valid(): the orders object, no seat/turn
+    form.add_engine_error(message, index)     # the engine's refusal next to its action
+    shown.orders_note                         # one line above the form: how a turn is given
+    shown.rules_template, shown.rules_context()  # the rules page, numbers from the engine
+    shown.picture()                           # SafeString: a small SVG of a sample board
+    shown.planner_script                      # static path of the board's script ("" none)
+    shown.max_actions                         # actions a turn takes (0: not a list of actions)
+    shown.timing                              # the engine constants the board script needs
+    presentation.names()                      # the registered names, in order
+
+Adding a game: a package `games/play/<game>/` whose `__init__.py` defines
+`PRESENTATION = Presentation(...)`, and one line in `_PACKAGES` below. A ruleset
+with no presentation (the test rulesets) gets `generic(name)`: its view as a
+readable list, its events as plain lines and a JSON orders field, so no page fails.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+Event = dict[str, Any]
+
+# One line per game: the ruleset's name (engine/rulesets.py) -> its presentation package.
+_PACKAGES: dict[str, str] = {
+    "helium3": "games.play.helium3",
+}
+_CACHE: dict[str, Presentation] = {}
+
+
+def _no_hints(view: dict[str, Any]) -> dict[str, Any] | None:
+    return None
+
+
+def _no_hints_after(view: dict[str, Any], planned: list[Any]) -> dict[str, Any]:
+    return {"error": {"code": "no_planner", "message": "This game has no board planner."}}
+
+
+def _nothing_lost(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return []
+
+
+@dataclass(frozen=True, kw_only=True)
+class Presentation:
+    """How the site shows one ruleset; see the module's docstring for each part.
+
+    - `board(view, caption=str) -> SafeString`: built from the viewer's view only.
+    - `hints(view)`: the planner's hints when the view is its viewer's turn, else
+      None; may raise engine.EngineError (the page is then drawn without hints).
+    - `hints_after(view, planned)`: hints on the board the planned actions (protocol
+      JSON, in order) leave, or the engine's error as `{"error": {...}}`.
+    - `sentences(events)`: a viewer's copy of one turn's events (engine.events_view)
+      as sentences, for the history, the movie and emails.
+    - `orders_form(data, view=)`: a Django form (see the module docstring).
+    """
+
+    name: str
+    title: str
+    blurb: str
+    board: Callable[..., SafeString]
+    sentences: Callable[[list[Event]], list[str]]
+    orders_form: Callable[..., Any]
+    rules_template: str
+    rules_context: Callable[[], dict[str, Any]]
+    picture: Callable[[], SafeString]
+    hints: Callable[[dict[str, Any]], dict[str, Any] | None] = _no_hints
+    hints_after: Callable[[dict[str, Any], list[Any]], dict[str, Any]] = _no_hints_after
+    lost: Callable[[dict[str, Any]], list[dict[str, Any]]] = _nothing_lost
+    orders_note: str = ""
+    planner_script: str = ""
+    max_actions: int = 0
+    timing: Mapping[str, int] = field(default_factory=dict)
+    # What the board is called in its caption ("The moon at turn 4, as seat 1 sees it").
+    place: str = "The board"
+
+
+def register(name: str, package: str) -> None:
+    """Show ruleset `name` with the presentation of `package` (its `PRESENTATION`)."""
+    _PACKAGES[name] = package
+    _CACHE.pop(name, None)
+
+
+def unregister(name: str) -> None:
+    _PACKAGES.pop(name, None)
+    _CACHE.pop(name, None)
+
+
+def names() -> list[str]:
+    """The games with a presentation of their own, in registry order."""
+    return list(_PACKAGES)
+
+
+def get(name: str) -> Presentation:
+    """The presentation of ruleset `name`; the generic one when it has none."""
+    shown = _CACHE.get(name)
+    if shown is None:
+        package = _PACKAGES.get(name)
+        if package is None:
+            from games.play.generic import generic
+
+            shown = generic(name)
+        else:
+            shown = importlib.import_module(package).PRESENTATION
+            if not isinstance(shown, Presentation) or shown.name != name:
+                raise LookupError(f"Package {package} does not present the ruleset {name!r}.")
+        _CACHE[name] = shown
+    return shown
+
+
+def lines_html(lines: list[str]) -> SafeString:
+    """Sentences as list items, joined here rather than looped in a template."""
+    return mark_safe("".join(f"<li>{escape(line)}</li>" for line in lines))  # noqa: S308
