@@ -21,7 +21,7 @@ from django.utils import timezone
 import engine
 from games import services
 from games.emails import render_notification
-from games.models import Match, Notification, Orders, Resolution, Seat, Turn
+from games.models import AT_ONCE, Match, Notification, Orders, Resolution, Seat, Turn
 
 SEPARATOR = b"\n" + b"-" * 79 + b"\n"  # Django's file backend writes this after a message
 
@@ -107,40 +107,74 @@ class Reconciled:
 
 
 def check_match(match: Match) -> int:
-    """A match's rows agree with each other and with the engine. Its resolutions."""
+    """A match's rows agree with each other and with the engine. Its resolutions.
+
+    Any turn shape: one orders row per seat of a turn at once (AT_ONCE), resolved
+    as one list; one orders row and one resolution per step of a turn of steps.
+    """
     turns = list(Turn.objects.filter(match=match).order_by("number"))
-    orders = {o.turn_number: o for o in Orders.objects.filter(match=match)}
-    resolutions = {r.turn_number: r for r in Resolution.objects.filter(match=match)}
+    orders: dict[tuple[int, int], list[Orders]] = {}
+    for row in Orders.objects.filter(match=match).order_by("turn_number", "step", "seat"):
+        orders.setdefault((row.turn_number, row.step), []).append(row)
+    resolutions = {
+        (r.turn_number, r.step): r
+        for r in Resolution.objects.filter(match=match).order_by("turn_number", "step")
+    }
     numbers = [t.number for t in turns]
-    assert numbers == list(range(len(turns))), f"match {match.pk}: turn rows {numbers}"
+    assert numbers == sorted(set(numbers)), f"match {match.pk}: turn rows {numbers}"
     resolved = [t.number for t in turns if t.status == Turn.Status.RESOLVED]
-    assert sorted(resolutions) == resolved, f"match {match.pk}: resolutions vs resolved turns"
-    assert set(orders) >= set(resolved), f"match {match.pk}: a resolved turn without orders"
+    by_turn = sorted({number for number, _ in resolutions})
+    at_once = {t.number for t in turns if t.seat == AT_ONCE}
+    # A turn of steps shows its steps as they come: the current turn may have some.
+    open_turns = {numbers[-1]} if engine.ruleset(match.ruleset).shape.steps and numbers else set()
+    assert set(resolved) <= set(by_turn) <= set(resolved) | open_turns, (
+        f"match {match.pk}: resolutions vs resolved turns"
+    )
+    assert all(key in orders for key in resolutions), (
+        f"match {match.pk}: a resolution without orders"
+    )
     # No match stuck: a running match waits for a person, on its last turn, and
     # nothing accepted is left unresolved.
     if match.status == Match.Status.RUNNING:
         *done, current = turns
         assert all(t.status == Turn.Status.RESOLVED for t in done), f"match {match.pk}: {done}"
         assert current.status == Turn.Status.WAITING, f"match {match.pk}: {current} is not waiting"
-        assert current.number not in orders, f"match {match.pk}: a waiting turn has orders"
-        seat = Seat.objects.get(match=match, number=current.seat)
-        assert seat.user_id is not None and not seat.driver_bot, f"match {match.pk}: a bot waits"
-        assert (match.turn_number, match.to_move) == (current.number, current.seat)
+        assert match.state is not None
+        awaited = engine.awaiting(match.state)
+        stored = {row.seat for row in orders.get((current.number, 0), [])}
+        if current.seat == AT_ONCE:
+            people = Seat.objects.filter(match=match, number__in=awaited, user__isnull=False)
+            waiting_for = {s.number for s in people if not s.driver_bot} - stored
+            assert waiting_for, f"match {match.pk}: a turn at once has every seat's orders"
+            assert match.to_move is None
+        else:
+            if not engine.ruleset(match.ruleset).shape.steps:
+                assert not stored, f"match {match.pk}: a waiting turn has orders"
+            seat = Seat.objects.get(match=match, number=current.seat)
+            assert seat.user_id is not None and not seat.driver_bot, (
+                f"match {match.pk}: a bot waits"
+            )
+            assert match.to_move == current.seat
+        assert match.turn_number == current.number
     elif match.status == Match.Status.FINISHED:
         assert all(t.status == Turn.Status.RESOLVED for t in turns)
     # Every resolution once, in order: replaying the stored orders from the initial
     # state gives exactly the stored states and events, ending in the match's state.
     state = match.initial_state
-    for number in resolved:
-        resolution = resolutions[number]
+    for (number, step), resolution in sorted(resolutions.items()):
+        rows = orders[(number, step)]
         if resolution.fallback_error is None:
-            assert resolution.orders == orders[number].orders
+            if number in at_once:
+                assert resolution.seat == AT_ONCE
+                assert resolution.orders == [row.orders for row in rows], f"{match.pk} {number}"
+            else:
+                assert [resolution.orders] == [row.orders for row in rows]
         applied = engine.apply(state, resolution.orders)
         assert applied.state == resolution.state, f"match {match.pk} turn {number} differs"
         assert applied.events == resolution.events
         state = resolution.state
     assert state == match.state, f"match {match.pk}: the stored state is not the replayed one"
-    return len(resolved)
+    return len(resolutions)
 
 
 def reconcile(mail_dir: Path, *, sending_allowed: int = 0) -> Reconciled:

@@ -358,14 +358,25 @@ class Stack:
         acks_late: bool = True,
         pause_at: str = "",
         wait: bool = True,
+        test_rulesets: bool = False,
         **env: str,
     ) -> Proc:
-        """A real `celery worker` (prefork pool) against the private Redis and PostgreSQL."""
+        """A real `celery worker` (prefork pool) against the private Redis and PostgreSQL.
+
+        `test_rulesets`: with the test rulesets of tests/engine registered (faults_celery)."""
         command = "worker --loglevel=INFO --pool=prefork --without-gossip --without-mingle"
         command += f" --without-heartbeat --concurrency={concurrency} -n {name}@faults"
+        celery = (
+            [str(ROOT / "tests" / "faults" / "faults_celery.py")]
+            if test_rulesets
+            else [
+                "-m",
+                "celery",
+            ]
+        )
         proc = self._start(
             name,
-            [sys.executable, "-m", "celery", "-A", "helium3_site", *command.split()],
+            [sys.executable, *celery, "-A", "helium3_site", *command.split()],
             self.env(
                 CELERY_TASK_ACKS_LATE="1" if acks_late else "0",
                 HELIUM3_FAULT_PAUSE_AT=pause_at,
@@ -403,15 +414,26 @@ class Stack:
         return proc
 
     def web(
-        self, *, workers: int = 2, threads: int = 8, pause_at: str = "", wait: bool = True
+        self,
+        *,
+        workers: int = 2,
+        threads: int = 8,
+        pause_at: str = "",
+        wait: bool = True,
+        test_rulesets: bool = False,
     ) -> Proc:
-        """gunicorn with gthread workers, as in production."""
+        """gunicorn with gthread workers, as in production (`test_rulesets`: see worker)."""
         self.web_port = port = free_port()
         options = f"--bind 127.0.0.1:{port} --workers {workers} --threads {threads}"
         options += " --worker-class gthread --timeout 120 --graceful-timeout 2 --backlog 256"
+        gunicorn = (
+            [str(ROOT / "tests" / "faults" / "faults_celery.py"), "gunicorn"]
+            if test_rulesets
+            else ["-m", "gunicorn"]
+        )
         proc = self._start(
             "web",
-            [sys.executable, "-m", "gunicorn", "helium3_site.wsgi", *options.split()],
+            [sys.executable, *gunicorn, "helium3_site.wsgi", *options.split()],
             self.env(HELIUM3_FAULT_PAUSE_AT=pause_at),
         )
         proc.ready = lambda: Browser(port, "", timeout=2).get("/healthz").status == 200
