@@ -326,9 +326,10 @@ def match_history(match: Match, seat: int | None, *, since: int = 0) -> list[dic
         "turn_number", "step"
     )
     history = []
-    for row in rows.only("turn_number", "seat", "turn_ms", "events", "orders"):
+    for row in rows.only("turn_number", "step", "seat", "turn_ms", "events", "orders"):
         turn: dict[str, Any] = {
             "turn": row.turn_number,
+            "step": row.step,
             "seat": row.seat,
             "turn_ms": row.turn_ms,
             "events": engine.events_view(row.events, seat, over=over, ruleset=match.ruleset),
