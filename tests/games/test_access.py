@@ -318,3 +318,53 @@ def test_an_anonymous_visitor_cannot_follow_a_private_match(player, opponent, na
     if response.status_code == 302:
         assert response["Location"].startswith(LOGIN)
     assert b"robot" not in response.content.lower()
+
+
+# A turn at once (the test ruleset rps): the player's stored orders are a secret
+# from every other viewer, on every live URL, until the turn resolves.
+SIMULTANEOUS_URLS = [
+    ("match-detail", {}, {}),
+    ("match-poll", {"since": "0", "v": "stale"}, {}),
+    ("match-history", {"page": "1"}, {"HTTP_HX_REQUEST": "true"}),
+]
+
+
+@pytest.mark.parametrize("role", ["opponent", "spectator", "outsider"])
+def test_a_seats_stored_simultaneous_orders_show_to_no_other_viewer_until_the_turn_resolves(
+    player, opponent, users, role
+):
+    match = services.match_create(
+        creator=player, seat_count=2, ruleset="rps", options={"rounds": 3}, turn_seconds=3600
+    )
+    services.seat_join(match_id=match.pk, user=opponent)
+    services.orders_submit(match_id=match.pk, user=player, turn=0, orders={"throw": "scissors"})
+    client = _client(role, users)
+
+    def bodies() -> list[str]:
+        shown = []
+        for name, query, headers in SIMULTANEOUS_URLS:
+            response = client.get(reverse(f"games:{name}", args=[match.pk]), query, **headers)
+            assert response.status_code in (200, 302), (name, response.status_code)
+            shown.append(response.content.decode())
+        if role != "outsider":
+            api = _api_client(users[role])
+            for path in ("", "history/"):
+                response = api.get(f"/api/v1/matches/{match.pk}/{path}")
+                assert response.status_code == 200
+                shown.append(response.content.decode())
+        return shown
+
+    assert not [body for body in bodies() if "scissors" in body]
+    # The player's own orders are the player's: the API gives them back.
+    own = _api_client(player).get(f"/api/v1/matches/{match.pk}/").json()
+    assert own["your_orders"]["throw"] == "scissors"
+    # Resolved, the throws are in the state everyone sees (the check above can fail).
+    services.orders_submit(match_id=match.pk, user=opponent, turn=0, orders={"throw": "rock"})
+    drain(match, emails=False)
+    assert [body for body in bodies() if "scissors" in body]
+
+
+def _api_client(user: Any) -> Client:
+    from games.services.tokens import token_create
+
+    return Client(headers={"Authorization": f"Bearer {token_create(user=user, name='bot')[1]}"})
