@@ -6,7 +6,9 @@
    planned orders (plan), the cells a click may choose (hl) and wrecks. Timing is
    the engine's: each event runs from its t_ms for its duration_ms, a turn lasts
    its turn_ms, and the script never decides how long anything takes (a laser's
-   afterglow is drawn only while its turn still runs). */
+   afterglow is drawn only while its turn still runs). The match page only plays
+   a long turn faster (Movie.pace): its events in order, at most BUSY_MS of them
+   at 1x, and the idle rest of the turn in a blink. */
 (function () {
   "use strict";
   var DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
@@ -249,7 +251,19 @@
       at += turn.turn_ms;
     }, this);
     this.total = at; this.endModel = m;
+    // How long each turn's events run (a laser's afterglow included): past that the turn is idle.
+    this.busy = this.turns.map(function (turn) {
+      return turn.events.reduce(function (most, e) { return Math.max(most, e.t_ms + e.duration_ms + (e.type === "laser" ? GLOW_MS : 0)); }, 0);
+    });
   }
+  /* The match page's pace: movie time per ms of real time at 1x, at movie time T.
+     A turn's events play in at most BUSY_MS, the idle rest of it in IDLE_MS. */
+  var BUSY_MS = 2500, IDLE_MS = 250;
+  Movie.prototype.pace = function (T) {
+    var k = this.turnAt(T), local = T - this.offsets[k], busy = Math.min(this.busy[k], this.turns[k].turn_ms);
+    if (local < busy) return Math.max(1, busy / BUSY_MS);
+    return Math.max(1, (this.turns[k].turn_ms - busy) / IDLE_MS);
+  };
   Movie.prototype.turnAt = function (T) {
     var k = 0;
     while (k + 1 < this.offsets.length && this.offsets[k + 1] <= T) k++;
@@ -269,7 +283,7 @@
   /* ---- The player: plays a movie in real time at 1x, 2x or 4x. ---- */
   function Player(board, movie, ui) {
     this.board = board; this.movie = movie; this.ui = ui || {}; this.T = 0; this.speed = 1;
-    this.playing = false; this.shownTurn = -1; this.done = null;
+    this.playing = false; this.shownTurn = -1; this.done = null; this.paced = false;
   }
   Player.prototype.seek = function (T) {
     this.T = Math.max(0, Math.min(T, this.movie.total));
@@ -285,7 +299,7 @@
     var self = this, last = null;
     function step(now) {
       if (!self.playing) return;
-      if (last !== null) self.seek(self.T + (now - last) * self.speed);
+      if (last !== null) self.seek(self.T + (now - last) * self.speed * (self.paced ? self.movie.pace(self.T) : 1));
       last = now;
       if (self.T >= self.movie.total) { self.playing = false; if (self.done) self.done(); return; }
       requestAnimationFrame(step);
@@ -296,48 +310,157 @@
 
   /* ---- The match page ---- */
   var page = $("#match");
-  var queue = [], current = null;
+  var queue = [], current = null, skipping = false;
+  // What a poll brings while the board still plays earlier turns (the panel, the
+  // history, the next orders) waits here until the board reaches it; meanwhile the
+  // panel follows the movie (`show`: the panel and history as they were, the money
+  // the movie started with, the robots destroyed by the end).
+  var HELD = ["panel", "history", "orders"], held = {}, incoming = false, show = null;
   function matchBoard() { return new Board($("#board-wrap svg.board")); }
   function speed() { var s = $("#speed"); return s ? +s.value : 1; }
   function storeSeen(turn) { try { localStorage.setItem("h3-seen-" + page.dataset.match, String(turn)); } catch (e) { /* private mode */ } }
   function seen() { try { return localStorage.getItem("h3-seen-" + page.dataset.match); } catch (e) { return null; } }
+  function setText(node, text) { if (node && node.textContent !== String(text)) node.textContent = text; }
+
+  /* The panel's money per seat, and the robots it lists as destroyed. */
+  function moneyOf(panel) {
+    var out = {};
+    panel.querySelectorAll("tr[data-seat]").forEach(function (tr) { var c = $(".money", tr); if (c) out[tr.dataset.seat] = +c.textContent; });
+    return out;
+  }
+  function deadOf(panel) { var p = $(".destroyed", panel); return p && p.dataset.ids ? p.dataset.ids.split(" ") : []; }
+  /* The money at a movie's start: the money at its end less what its turns mined and dropped. */
+  function startMoney(board, data, end) {
+    var BIG = 1e9, probe = {}, out = {};
+    for (var s in end) probe[s] = BIG;
+    var moved = new Movie(board, {turns: data.turns, timing: data.timing, money: probe}).endModel.money;
+    for (s in end) out[s] = Math.max(0, end[s] - ((moved[s] || BIG) - BIG));
+    return out;
+  }
+  function beginShow() {
+    var panel = $("#panel"), hist = $("#history"), fin = held.panel || panel;
+    show = {panel: panel.cloneNode(true), history: hist ? hist.cloneNode(true) : null, money: null, end: moneyOf(fin), dead: deadOf(fin)};
+  }
+  /* The panel at a frame of the movie: money, robots left, the player's own robots, the destroyed. */
+  function followFrame(m) {
+    var panel = $("#panel"), alive = {};
+    if (!panel) return;
+    for (var id in m.robots) { var r = m.robots[id]; if (r.alive) alive[r.seat] = (alive[r.seat] || 0) + 1; }
+    panel.querySelectorAll("tr[data-seat]").forEach(function (tr) {
+      var s = tr.dataset.seat;
+      if (m.money[s] !== undefined) setText($(".money", tr), m.money[s]);
+      setText($(".robots", tr), alive[s] || 0);
+    });
+    panel.querySelectorAll("tr[data-robot]").forEach(function (tr) {
+      var r = m.robots[tr.dataset.robot], td = tr.children;
+      if (!r || td.length < 4) return;
+      setText(td[1], r.alive ? "(" + Math.round(r.x) + ", " + Math.round(r.y) + ")" : "destroyed");
+      setText(td[2], (r.active ? "active" : "inactive") + (r.armed ? ", " + r.armed + " armed" : "") + (r.shield ? ", shield" + (r.deflect ? " " + r.deflect : "") : ""));
+      setText(td[3], r.mined);
+    });
+    var dead = show.dead.filter(function (i) { return !m.robots[i] || !m.robots[i].alive; }), p = $(".destroyed", panel);
+    if (!p && dead.length) { p = document.createElement("p"); p.className = "destroyed"; panel.appendChild(p); }
+    if (p) { p.hidden = !dead.length; setText(p, "Destroyed: " + dead.join(", ") + "."); }
+  }
+  /* The panel and history at the start of turn k of the movie: whose turn it is, and no later turn. */
+  function followTurn(movie, k, k0) {
+    var t = movie.turns[k], st = $("#panel .status");
+    if (st) {
+      st.replaceChildren("Showing turn ");
+      var n = document.createElement("strong"); n.className = "showing"; n.dataset.turn = t.number; n.textContent = t.number;
+      st.append(n, " (" + (k - k0 + 1) + " of " + (movie.turns.length - k0) + " to catch up): seat " + t.seat + " to move.");
+    }
+    document.querySelectorAll("#panel tr[data-seat]").forEach(function (tr) { tr.classList.toggle("to-move", +tr.dataset.seat === t.seat); });
+    document.querySelectorAll("#history li.turn").forEach(function (li) { li.hidden = +li.dataset.turn > t.number; });
+  }
+  /* The board has caught up: what the polls brought (or the panel as it was) is shown. */
+  function release() {
+    var fresh = [];
+    HELD.forEach(function (id) {
+      var now = document.getElementById(id), next = held[id] || (show && show[id]);
+      if (now && next) { now.replaceWith(next); fresh.push(next); }
+    });
+    held = {}; show = null;
+    if (window.htmx) fresh.forEach(function (e) { window.htmx.process(e); });
+    news();
+  }
+  /* After new parts arrive: the planner for new orders, the history's replay buttons, the countdown. */
+  function news() {
+    var hs = $("#hints");
+    if (!hs || !hs.dataset.used) initPlanner();
+    document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
+    tick();
+  }
 
   /* Play a movie fragment (#movie after a poll, or a past turn), then show `end`. */
   function playFragment(holder, restore) {
     var tplStart = $("template.mv-start", holder), tplEnd = $("template.mv-end", holder);
-    var data = JSON.parse($("script", holder).textContent);
+    var data = JSON.parse($("script", holder).textContent), turns = data.turns;
     var wrap = $("#board-wrap"), saved = restore ? wrap.firstElementChild : null;
-    var shown = +wrap.firstElementChild.dataset.turn, turns = data.turns;
-    // Two polls may bring the same turns: a movie that ends before the board shown is old.
-    if (!restore && turns.length && turns[turns.length - 1].number < shown) { var next = queue.shift(); if (next) next(); return; }
+    // Turns this browser has shown already are not played again (two polls may bring
+    // the same turns, and a page opened after the bots played asks for them again).
+    var from = restore ? null : seen(), k0 = 0;
+    if (from !== null) while (k0 < turns.length && turns[k0].number < +from) k0++;
+    if (k0 >= turns.length) {
+      var endSvg = tplEnd && tplEnd.content.firstElementChild;
+      if (endSvg && +endSvg.dataset.turn > +wrap.firstElementChild.dataset.turn) { wrap.replaceChildren(endSvg.cloneNode(true)); planner.redraw(); }
+      return next();
+    }
     var end = tplEnd ? tplEnd.content.firstElementChild : saved;
     wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
-    var board = matchBoard(), movie = new Movie(board, data);
-    var bar = $("#clock-bar"), text = $("#clock-text"), cap = $("#caption"), skip = $("#skip");
-    var player = new Player(board, movie, {
-      frame: function (pl) { if (bar) bar.value = movie.clock0 + pl.T; if (text) text.textContent = clockOf(movie.clock0 + pl.T, +text.dataset.length); },
-      turn: function (pl, k) { var t = movie.turns[k]; if (cap && t) cap.textContent = "Turn " + t.number + " · seat " + t.seat + ": " + (t.lines || []).join(" "); }
+    var board = matchBoard(), following = !restore && !!$("#panel");
+    if (following) {
+      if (!show) beginShow();
+      data = {turns: turns, timing: data.timing, clock_ms: data.clock_ms, money: show.money || startMoney(board, data, show.end)};
+    }
+    var movie = new Movie(board, data);
+    var bar = $("#clock-bar"), text = $("#clock-text"), cap = $("#caption"), skip = $("#skip"), player;
+    player = new Player(board, movie, {
+      frame: function (pl, f) {
+        if (bar) bar.value = movie.clock0 + pl.T;
+        if (text) text.textContent = clockOf(movie.clock0 + pl.T, +text.dataset.length);
+        if (following) followFrame(f.model);
+        player.money = f.model.money;
+      },
+      turn: function (pl, k) {
+        var t = movie.turns[k];
+        if (cap && t) { cap.textContent = "Turn " + t.number + " · seat " + t.seat + ": " + (t.lines || []).join(" "); cap.dataset.turn = t.number; }
+        if (following && t) followTurn(movie, k, k0);
+      }
     });
-    player.speed = speed();
-    $("#player").hidden = false; skip.disabled = false;
+    player.paced = true; player.speed = speed();
+    $("#player").hidden = false; $("#player").classList.add("playing"); skip.disabled = false;
     current = player;
     player.done = function () {
       // Back from a past turn: the very board that was shown (it keeps what the server drew).
       if (end) wrap.replaceChildren(end === saved ? saved : end.cloneNode(true));
-      skip.disabled = true; current = null;
+      current = null;
       var svg = $("#board-wrap svg.board");
       if (!restore && svg) storeSeen(svg.dataset.turn);
-      if (cap) cap.textContent = restore ? "Back to the board as it is now." : "";
+      if (following) show.money = movie.endModel.money;
+      if (cap) { cap.textContent = restore ? "Back to the board as it is now." : ""; delete cap.dataset.turn; }
       if (bar && svg) { bar.value = +svg.dataset.clock; if (text) text.textContent = clockOf(+svg.dataset.clock, +text.dataset.length); }
       planner.redraw();
-      var next = queue.shift(); if (next) next();
+      next();
     };
-    player.seek(0); player.play();
+    player.seek(movie.offsets[k0]);
+    if (skipping) { player.seek(movie.total); player.done(); } else player.play();
+  }
+  /* The next queued movie, or (none left) the parts the polls brought. */
+  function next() {
+    var fn = queue.shift();
+    if (fn) return fn();
+    skipping = false;
+    var skip = $("#skip"); if (skip) skip.disabled = true;
+    $("#player").classList.remove("playing");
+    release();
   }
   function enqueue(fn) { if (current) queue.push(fn); else fn(); }
+  /* Skip: everything queued ends at once, the board shows the latest turn. */
+  function skipAll() { if (current) { skipping = true; current.seek(current.movie.total); } }
 
   /* ---- Planning orders by pointing at the board ---- */
-  var planner = {hints: null, first: null, plan: [], robot: null, kind: null, after: null,
+  var planner = {hints: null, first: null, plan: [], robot: null, kind: null, after: null, wide: false,
     redraw: function () { if (this.hints) this.show(); }};
   function form() { return $("#orders-form"); }
   function field(i, name) { return form().elements[name + "_" + i]; }
@@ -538,12 +661,11 @@
       if (g.classList.contains("own")) g.setAttribute("aria-pressed", id === planner.robot ? "true" : "false");
     });
     b.svg.classList.toggle("picking", !!(planner.kind && hints));
-    if (!planner.robot || !planner.kind || !hints) return;
-    var h = hints.robots[planner.robot]; if (!h) return;
-    var kind = planner.kind, cells = [];
+    var h = planner.robot && planner.kind && hints ? hints.robots[planner.robot] : null, kind = planner.kind, cells = [];
+    if (!h) kind = null;
     if (kind === "fire_missile") {
       for (var i = 0; i < h.missile.length; i++) if (h.missile[i] === "1") cells.push([i % b.w, Math.floor(i / b.w), "tg", "Fire the missile at"]);
-    } else if (hints.ranges[kind] > 0) {
+    } else if (kind && hints.ranges[kind] > 0) {
       for (var j = 0; j < h.reach.length; j++) {
         var d = h.reach[j];
         if (d === "." || +d > hints.ranges[kind] || (kind === "move" && d === "0")) continue;
@@ -558,7 +680,29 @@
       r.addEventListener("mouseenter", function () { preview(r); }); r.addEventListener("focus", function () { preview(r); });
     });
     if (cells.length) help(cells.length + " cells are highlighted: click one, or Tab to it and press Enter. Escape goes back.");
+    var r = planner.robot && m.robots[planner.robot];
+    zoomTo(!r ? null : kind === "fire_laser" ? [0, 0, b.w - 1, b.h - 1] : cells.reduce(function (z, c) {
+      return [Math.min(z[0], c[0]), Math.min(z[1], c[1]), Math.max(z[2], c[0]), Math.max(z[3], c[1])];
+    }, [r.x, r.y, r.x, r.y]));
   };
+  /* On a phone the board zooms to the chosen robot's area (ZOOM_CELLS a side, or as
+     many as its highlighted cells need), so a finger can pick a cell; the zoom button
+     shows the whole board again. `box` is [x0, y0, x1, y1] in cells, or null. */
+  var ZOOM_CELLS = 9, PHONE = "(max-width: 600px)";
+  function zoomTo(box) {
+    var svg = $("#board-wrap svg.board"), btn = $("#zoom");
+    if (!svg) return;
+    if (!svg.dataset.vb) svg.dataset.vb = svg.getAttribute("viewBox");
+    var phone = !!(window.matchMedia && window.matchMedia(PHONE).matches);
+    if (btn) { btn.hidden = !(phone && box); btn.textContent = planner.wide ? "Zoom to the robot" : "Whole board"; }
+    if (!phone || !box || planner.wide) { svg.setAttribute("viewBox", svg.dataset.vb); svg.classList.remove("zoomed"); return; }
+    var b = board(), n = Math.min(Math.max(ZOOM_CELLS, box[2] - box[0] + 1, box[3] - box[1] + 1), b.w, b.h);
+    var x0 = Math.max(0, Math.min(b.w - n, Math.round((box[0] + box[2] + 1 - n) / 2)));
+    var y0 = Math.max(0, Math.min(b.h - n, Math.round((box[1] + box[3] + 1 - n) / 2)));
+    // The whole board keeps its margins (the coordinates); a zoomed one shows cells only.
+    svg.setAttribute("viewBox", n >= b.w && n >= b.h ? svg.dataset.vb : [b.m + x0 * b.cell, b.m + y0 * b.cell, n * b.cell, n * b.cell].join(" "));
+    svg.classList.toggle("zoomed", n < b.w || n < b.h);
+  }
   function dirButtons(kind, h) {
     var box = $("#dirs"); box.replaceChildren(); box.hidden = false;
     var list = kind === "shield" ? [""].concat(DIRS) : DIRS;
@@ -591,7 +735,7 @@
       box.appendChild(btn);
     });
     help(kind === "fire_laser" ? "Choose the laser's direction. The beam is drawn as far as you can know: a hidden shield may still stop or turn it." : "Choose the shield's deflect direction.");
-    box.firstChild.focus();
+    box.firstChild.focus({preventScroll: true});
   }
   function chooseRobot(id) {
     var hints = hintsNow();
@@ -606,8 +750,9 @@
       box.appendChild(btn);
     });
     help("Robot " + id + " chosen. Pick its action.");
+    planner.wide = false;
     planner.show();
-    box.firstChild.focus();
+    box.firstChild.focus({preventScroll: true});
   }
   function chooseKind(k) {
     planner.kind = k;
@@ -616,7 +761,7 @@
     if (k === "kamikaze") return finish(null);
     if (k === "fire_laser") { planner.show(); return dirButtons(k, hintsNow().robots[planner.robot]); }
     planner.show();
-    var first = $("#board-wrap .hl rect"); if (first) first.focus();
+    var first = $("#board-wrap .hl rect"); if (first) first.focus({preventScroll: true});
   }
   function chooseCell(x, y) {
     planner.cell = [x, y];
@@ -633,7 +778,7 @@
     planner.plan.push(a); writeRow(i, a);
     planner.robot = null; planner.kind = null; planner.cell = null;
     $("#kinds").replaceChildren(); $("#dirs").hidden = true;
-    if (i === 0) fetchAfter(a); else { planner.show(); help("Two actions planned. Review them below, then send your orders."); $(".send").focus(); }
+    if (i === 0) fetchAfter(a); else { planner.show(); help("Two actions planned. Review them below, then send your orders."); $("#bar-send").focus({preventScroll: true}); }
   }
   function fetchAfter(a) {
     var url = page.dataset.hintsUrl + "?first=" + encodeURIComponent(JSON.stringify(a));
@@ -668,12 +813,13 @@
   }
   function initPlanner() {
     var hs = $("#hints"), f = form();
-    planner.hints = null; planner.plan = []; planner.after = null; planner.robot = null; planner.kind = null;
-    if (!hs || !f) return;
-    hs.dataset.used = "1";
-    planner.hints = JSON.parse(hs.textContent);
-    if (!planner.hints) return;
-    $("#planner").hidden = false;
+    planner.hints = null; planner.plan = []; planner.after = null; planner.robot = null; planner.kind = null; planner.wide = false;
+    if (hs && f) { hs.dataset.used = "1"; planner.hints = JSON.parse(hs.textContent); }
+    // The planner's bar under the board sends the orders; the form's own button is for pages without the script.
+    var bar = $("#planner"), own = f && $(".send", f);
+    if (bar) bar.hidden = !planner.hints;
+    if (own) own.hidden = !!(planner.hints && bar);
+    if (!planner.hints) { if (bar) { $("#kinds").replaceChildren(); $("#dirs").hidden = true; } zoomTo(null); return; }
     f.querySelectorAll(".undo").forEach(function (b, i) { b.addEventListener("click", function () { undo(i); }); });
     // Orders the server sent back (an engine error) stay planned on the board.
     for (var i = 0; i < 2; i++) { var a = actionFromRow(i); if (a) { planner.plan.push(a); writeRow(i, a); } }
@@ -681,7 +827,7 @@
   }
 
   function onBoardActivate(target, evt) {
-    if (current) { current.seek(current.movie.total); return; }
+    if (current) { skipAll(); return; }
     var hlCell = target.closest(".hl rect"), rb = target.closest(".rb");
     if (!hlCell && planner.kind) {
       // A target cell with a robot on it: the click meant the cell.
@@ -705,15 +851,12 @@
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onBoardActivate(e.target, null); }
     });
     document.addEventListener("keydown", function (e) {
-      if (e.key === "Escape") { if (current) current.seek(current.movie.total); else if (planner.hints) back(); }
+      if (e.key === "Escape") { if (current) skipAll(); else if (planner.hints) back(); }
     });
-    $("#skip").addEventListener("click", function () { if (current) current.seek(current.movie.total); });
-    var sp = $("#speed");
-    try { if (localStorage.getItem("h3-speed")) sp.value = localStorage.getItem("h3-speed"); } catch (e) { /* private mode */ }
-    sp.addEventListener("change", function () {
-      if (current) current.speed = speed();
-      try { localStorage.setItem("h3-speed", sp.value); } catch (e) { /* private mode */ }
-    });
+    $("#skip").addEventListener("click", skipAll);
+    var zoom = $("#zoom");
+    if (zoom) zoom.addEventListener("click", function () { planner.wide = !planner.wide; planner.show(); });
+    keepSpeed(function () { if (current) current.speed = speed(); });
     $("#player").hidden = false;
     document.addEventListener("click", function (e) {
       var btn = e.target.closest(".replay-turn"); if (!btn) return;
@@ -725,12 +868,12 @@
     });
     document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
     initPlanner();
-    var svg = $("#board-wrap svg.board"), last = seen(), poll = $("#poll");
-    if (last !== null && +last < +svg.dataset.turn && window.htmx && poll && poll.getAttribute("hx-get")) {
-      // Turns were played since this browser last looked: ask for them and play them.
-      var url = poll.getAttribute("hx-get").replace(/since=\d+/, "since=" + (+last)).replace(/v=[^&]*/, "v=stale");
-      window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
-    } else storeSeen(svg.dataset.turn);
+    var svg = $("#board-wrap svg.board"), last = seen();
+    if (svg && last !== null && +last < +svg.dataset.turn && window.htmx && page.dataset.pollUrl) {
+      // Turns were played since this browser last looked: ask for them and play them
+      // now, once (playFragment stores the turn shown, so a reload does not replay them).
+      window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
+    } else if (svg) storeSeen(svg.dataset.turn);
   }
   if (window.htmx) {
     // A 304 from the poll means nothing changed: keep the page as it is.
@@ -743,9 +886,21 @@
       var holder = movie.cloneNode(true); movie.replaceChildren();
       enqueue(function () { playFragment(holder, false); });
     }
-    var hs = $("#hints");
-    if (hs && !hs.dataset.used) initPlanner();
-    document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
+    incoming = false;
+    // What the poll brought is shown now, unless it waits for the board (release).
+    if (!current && !queue.length) news();
+  });
+  // A poll with a movie, or one arriving while a movie plays: its panel, history and
+  // orders wait for the board to get there.
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var text = e.detail && e.detail.serverResponse;
+    incoming = typeof text === "string" && text.indexOf('class="mv-start"') >= 0;
+  });
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var id = e.detail.target && e.detail.target.id;
+    if (!page || HELD.indexOf(id) < 0 || !(incoming || current || queue.length)) return;
+    e.detail.shouldSwap = false;
+    held[id] = e.detail.fragment.firstElementChild;
   });
   document.addEventListener("htmx:afterSwap", function (e) {
     if (e.detail && e.detail.target && e.detail.target.id === "history") document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
@@ -762,6 +917,17 @@
   tick();
   setInterval(tick, 1000);
   document.addEventListener("htmx:afterSettle", tick);
+
+  /* The speed chosen on one page is the speed of every page (match and replay). */
+  function keepSpeed(changed) {
+    var sp = $("#speed"); if (!sp) return;
+    try { if (localStorage.getItem("h3-speed")) sp.value = localStorage.getItem("h3-speed"); } catch (e) { /* private mode */ }
+    if (!sp.value) sp.value = "1";
+    sp.addEventListener("change", function () {
+      changed();
+      try { localStorage.setItem("h3-speed", sp.value); } catch (e) { /* private mode */ }
+    });
+  }
 
   /* ---- The replay page: a whole finished match from its record ---- */
   function initReplay(root) {
@@ -782,7 +948,7 @@
       player.done = function () { play.textContent = "Play"; };
       function toggle() { if (player.playing) { player.pause(); play.textContent = "Play"; } else { player.speed = +$("#speed").value; player.play(); play.textContent = "Pause"; } }
       play.addEventListener("click", toggle);
-      $("#speed").addEventListener("change", function () { player.speed = +this.value; });
+      keepSpeed(function () { player.speed = speed(); });
       bar.addEventListener("input", function () { player.seek(+bar.value); });
       $("#prev").addEventListener("click", function () { var k = movie.turnAt(player.T); player.seek(movie.offsets[player.T - movie.offsets[k] > 500 ? k : Math.max(0, k - 1)]); });
       $("#next").addEventListener("click", function () { var k = movie.turnAt(player.T); player.seek(k + 1 < movie.offsets.length ? movie.offsets[k + 1] : movie.total); });
@@ -799,6 +965,11 @@
     window.helium3Path = function (id, to) {
       var b = board(), m = copy(b.model), r = m.robots[id];
       return r ? enginePath(b, m, id, [r.x, r.y], to) : null;
+    };
+    // The moment the board shows while it plays (the movie's turn and money), or null.
+    window.helium3Now = function () {
+      if (!current || current.shownTurn < 0) return null;
+      return {turn: current.movie.turns[current.shownTurn].number, money: copy(current.money || {}), skipping: skipping};
     };
   }
   var replay = $("#replay");

@@ -1,0 +1,240 @@
+"""The match page shows one moment at a time: while the board plays turns, the panel
+and the history are those of the turn on the board (never the final state), the
+turns played since the browser last looked play once when the page opens, and
+planning a turn never moves the page (on a phone the actions stay under the thumb)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import settle_board
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+# One look, taken inside the page in a single step (the movie cannot move between
+# its parts): the movie's turn and money, and what the panel, caption and history show.
+MOMENT = """() => {
+  const now = window.helium3Now();
+  if (!now) return null;
+  const showing = document.querySelector('#panel .showing');
+  const money = {};
+  document.querySelectorAll('#panel tr[data-seat]').forEach(tr => {
+    money[tr.dataset.seat] = +tr.querySelector('.money').textContent;
+  });
+  const later = [...document.querySelectorAll('#history li.turn')]
+    .filter(li => !li.hidden && +li.dataset.turn > now.turn).map(li => +li.dataset.turn);
+  return {
+    turn: now.turn, money: now.money,
+    panelTurn: showing ? +showing.dataset.turn : null, panelMoney: money,
+    captionTurn: +document.querySelector('#caption').dataset.turn,
+    yourMove: document.querySelector('#panel').textContent.includes('your move'),
+    later: later,
+  };
+}"""
+
+# Whether a movie plays at any moment of the next 2.5 s.
+PLAYS_SOON = """() => new Promise(done => {
+  let played = !!window.helium3Now();
+  const look = setInterval(() => { if (window.helium3Now()) played = true; }, 40);
+  setTimeout(() => { clearInterval(look); done(played); }, 2500);
+})"""
+
+
+def log_in(page: Page, base: str, username: str) -> Any:
+    from game_factories import PASSWORD, UserFactory
+
+    player = UserFactory(username=username)
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Login:").fill(username)
+    page.get_by_label("Password:").fill(PASSWORD)
+    page.get_by_role("button", name="Sign In").click()
+    return player
+
+
+def wait_for_turn(match_id: int, number: int, timeout: float = 60.0) -> None:
+    from games.models import Match
+
+    end = time.monotonic() + timeout
+    while Match.objects.get(pk=match_id).turn_number < number:
+        assert time.monotonic() < end, "the bots did not play"
+        time.sleep(0.2)
+
+
+def panel_money(page: Page) -> dict[str, int]:
+    return page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('#panel tr[data-seat]')]"
+        ".map(tr => [tr.dataset.seat, +tr.querySelector('.money').textContent]))"
+    )
+
+
+def test_while_the_board_plays_the_bots_turns_the_panel_shows_the_turn_on_the_board(
+    live_server: Any, celery_worker: Any, page: Page, screenshot_dir: Path
+) -> None:
+    from games import services
+
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    player = log_in(page, live_server.url, "watcher")
+    match = services.match_create(
+        creator=player, seat_count=4, turn_seconds=3600, bots=["miner", "miner", "fighter"]
+    )
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    expect(page.get_by_text("your move")).to_be_visible()
+    expect(page.get_by_label("Speed")).to_have_value("1")  # the default pace
+    sent_at = time.monotonic()
+    page.get_by_role("button", name="Send orders").click()
+
+    # Every look while the bots' turns play: the panel is at the board's turn.
+    looks: list[dict[str, Any]] = []
+    page.wait_for_function("() => !!window.helium3Now()", timeout=30_000, polling=20)
+    shot = False
+    while True:
+        look = page.evaluate(MOMENT)
+        if look is None:
+            break
+        looks.append(look)
+        assert look["panelTurn"] == look["turn"] == look["captionTurn"], look
+        assert look["panelMoney"] == look["money"], look
+        assert not look["yourMove"], look
+        assert not look["later"], look
+        if not shot:
+            page.screenshot(path=str(screenshot_dir / "board-animating-laptop.png"))
+            shot = True
+        time.sleep(0.15)
+    played = time.monotonic() - sent_at
+    turns = sorted({look["turn"] for look in looks})
+    # The player's own turn 0 and the three bots' turns, in order, the last one seen on the board.
+    assert turns == list(range(turns[0], 4)), turns
+    # A round of three bot turns plays in seconds at 1x, not in a minute.
+    assert played < 20, played
+    print(f"four turns played in {played:.1f} s at 1x")
+
+    # Once the board has caught up: the final panel, the new move, no turn caption.
+    expect(page.get_by_text("your move")).to_be_visible()
+    settle_board(page)
+    expect(page.locator("#panel .showing")).to_have_count(0)
+    final = panel_money(page)
+    page.reload()
+    expect(page.get_by_text("your move")).to_be_visible()
+    assert panel_money(page) == final
+    assert not errors, errors
+
+
+def test_a_page_opened_after_the_bots_played_shows_their_turns_once(
+    live_server: Any, celery_worker: Any, page: Page
+) -> None:
+    from games import services
+
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    player = log_in(page, live_server.url, "returner")
+    match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["random"])
+    url = f"{live_server.url}/matches/{match.pk}/"
+    page.goto(url)
+    expect(page.get_by_text("your move")).to_be_visible()
+    seen_key = f"h3-seen-{match.pk}"
+    assert page.evaluate(f"() => localStorage.getItem('{seen_key}')") == "0"
+    page.get_by_label("Speed").select_option("2")
+
+    # The player sends from elsewhere (another device, the API) and the bot answers.
+    page.goto(f"{live_server.url}/")
+    services.orders_submit(match_id=match.pk, user=player, turn=0, actions=[])
+    wait_for_turn(match.pk, 2)
+
+    # Opening the page plays turns 0 and 1 at once, at the speed chosen before.
+    page.goto(url)
+    expect(page.get_by_label("Speed")).to_have_value("2")
+    page.wait_for_function("() => !!window.helium3Now()", timeout=10_000, polling=20)
+    expect(page.locator("#caption")).to_contain_text("Turn ")
+    settle_board(page)
+    expect(page.locator("#board-wrap svg.board")).to_have_attribute("data-turn", "2")
+    assert page.evaluate(f"() => localStorage.getItem('{seen_key}')") == "2"
+    expect(page.get_by_text("your move")).to_be_visible()
+
+    # Seen once is enough: a reload shows the board as it is, with nothing replayed.
+    page.reload()
+    expect(page.get_by_text("your move")).to_be_visible()
+    assert not page.evaluate(PLAYS_SOON)
+    expect(page.get_by_role("button", name="Skip")).to_be_disabled()
+    assert not errors, errors
+
+
+def scroll_y(page: Page) -> float:
+    return page.evaluate("() => window.scrollY")
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """Whether the element lies wholly inside the window, as it is (nothing scrolled)."""
+    return page.evaluate(
+        """s => { const r = document.querySelector(s).getBoundingClientRect();
+        return r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }""",
+        selector,
+    )
+
+
+def test_planning_a_turn_never_moves_the_page_and_fits_a_phone(
+    live_server: Any, celery_worker: Any, page: Page, screenshot_dir: Path
+) -> None:
+    from games import services
+
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    player = log_in(page, live_server.url, "thumb")
+    match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["random"])
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    expect(page.get_by_text("your move")).to_be_visible()
+
+    # A laptop: the robot, its actions and its cells are chosen with the page still.
+    page.locator('#board-wrap g.rb[data-id="1-5"]').scroll_into_view_if_needed()
+    before = scroll_y(page)
+    page.locator('#board-wrap g.rb[data-id="1-5"]').click()
+    expect(page.get_by_role("button", name="Move (6)")).to_be_focused()
+    assert abs(scroll_y(page) - before) <= 4
+    assert in_view(page, "#kinds button")
+    page.get_by_role("button", name="Move (6)").click()
+    assert abs(scroll_y(page) - before) <= 4
+    page.locator("#board-wrap .hl rect").last.click()
+    expect(page.get_by_text("Robot 1-5: move to")).to_be_attached()
+    assert abs(scroll_y(page) - before) <= 4
+    assert in_view(page, "#bar-send")
+
+    # A phone: the board at the top, and after choosing a robot the board is zoomed
+    # to its area (cells a finger can hit) with every action button in view.
+    page.set_viewport_size(PHONE)
+    page.reload()
+    expect(page.get_by_text("your move")).to_be_visible()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    whole = page.locator("#board-wrap svg.board").get_attribute("viewBox")
+    page.locator('#board-wrap g.rb[data-id="1-3"]').click()
+    expect(page.get_by_role("button", name="Move (6)")).to_be_focused()
+    assert page.locator("#board-wrap svg.board").get_attribute("viewBox") != whole
+    assert page.evaluate(
+        "() => [...document.querySelectorAll('#kinds button')].every(b => {"
+        " const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; })"
+    )
+    page.get_by_role("button", name="Move (6)").click()
+    cell = page.locator("#board-wrap .hl rect").first
+    box = cell.bounding_box()
+    assert box is not None and box["width"] >= 26, box  # 18 px at the whole board
+    page.screenshot(path=str(screenshot_dir / "board-planning-phone.png"))
+    # The whole board is a button away, and back.
+    page.get_by_role("button", name="Whole board").click()
+    expect(page.locator("#board-wrap svg.board")).to_have_attribute("viewBox", whole)
+    page.get_by_role("button", name="Zoom to the robot").click()
+    start = scroll_y(page)
+    page.locator("#board-wrap .hl rect").last.click()
+    expect(page.get_by_text("Robot 1-3: move to")).to_be_attached()
+    assert abs(scroll_y(page) - start) <= 4
+    assert in_view(page, "#bar-send")
+    page.get_by_role("button", name="Send orders").click()
+    expect(page.get_by_text("your move")).to_be_visible(timeout=30_000)
+    settle_board(page)
+    expect(page.locator("#history")).to_contain_text("Robot 1-3 moved")
+    assert not errors, errors
