@@ -24,6 +24,7 @@ Using it::
     shown.orders_note                         # one line above the form: how a turn is given
     shown.rules_template, shown.rules_context()  # the rules page, numbers from the engine
     shown.picture()                           # SafeString: a small SVG of a sample board
+    shown.legend_template                     # the board's key beside it ("" none)
     shown.planner_script                      # static path of the board's script ("" none)
     shown.max_actions                         # actions a turn takes (0: not a list of actions)
     shown.timing                              # the engine constants the board script needs
@@ -50,6 +51,7 @@ Event = dict[str, Any]
 # One line per game: the ruleset's name (engine/rulesets.py) -> its presentation package.
 _PACKAGES: dict[str, str] = {
     "helium3": "games.play.helium3",
+    "helium3-remake": "games.play.remake",
 }
 _CACHE: dict[str, Presentation] = {}
 
@@ -93,6 +95,8 @@ class Presentation:
     hints_after: Callable[[dict[str, Any], list[Any]], dict[str, Any]] = _no_hints_after
     lost: Callable[[dict[str, Any]], list[dict[str, Any]]] = _nothing_lost
     orders_note: str = ""
+    # The board's key beside it ("" none): what the shapes, colours and marks mean.
+    legend_template: str = ""
     planner_script: str = ""
     max_actions: int = 0
     timing: Mapping[str, int] = field(default_factory=dict)

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("healthz", views.healthz, name="healthz"),
     path("rules/", views_home.rules, name="rules"),
+    path("games/<str:name>/rules/", views_home.rules, name="game-rules"),
     path("guest/signup/", guest_signup, name="guest-signup"),
     path("matches/new/", views.match_create, name="match-create"),
     path("matches/play-now/", views.match_play_now, name="match-play-now"),

@@ -25,7 +25,6 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
@@ -107,7 +106,7 @@ def _hints_or_none(
         return shown.hints(view)
     except engine.EngineError:
         log.exception(
-            "match %s turn %s: no hints for seat %s", match_id, view["turn"], view["viewer"]
+            "match %s turn %s: no hints for seat %s", match_id, view.get("turn"), view.get("viewer")
         )
         return None
 
@@ -119,24 +118,28 @@ def board_context(page: selectors.MatchPage) -> dict[str, Any]:
         "poll_token": page_token(page),
         "hints": None,
         "length_text": clock_text(page.match.length_ms),
+        "legend_template": presentation.get(page.match.ruleset).legend_template,
     }
     if view is None:
         return context
     viewer = page.seat.number if page.seat else None
+    match = page.match
+    shown = presentation.get(match.ruleset)
+    seat_label = f"seat {viewer}" if viewer is not None else "a spectator"
     if "clock_ms" not in view:
-        # A game without a board of its own yet (the test rulesets): its view as text.
-        text = json.dumps(view, indent=1, sort_keys=True)
-        context["board"] = format_html('<pre class="board-text">{}</pre>', text)
+        # A view without a battle clock (the test rulesets) may change within a turn
+        # (a turn of steps): drawn for each request, never kept.
+        caption = f"{shown.place} at turn {view.get('turn')}, as {seat_label} sees it"
+        context["board"] = shown.board(view, caption=caption)
+        if page.my_move:
+            context["hints"] = _hints_or_none(shown, view, match.pk)
         return context
     # The board and the hints change only with the state, which changes only when a
     # turn is resolved: keep them for the turn (the hot page then renders no grid).
     # The seed tells this match from an earlier one that had the same id (a reset database).
-    match = page.match
-    shown = presentation.get(match.ruleset)
     key = f"h3:board:{match.ruleset}:{match.pk}:{match.seed}:{view['turn']}:{view['clock_ms']}:{view['over']}:{viewer}"
     cached = cache.get(key)
     if cached is None:
-        seat_label = f"seat {viewer}" if viewer is not None else "a spectator"
         caption = f"{shown.place} at turn {view['turn']}, as {seat_label} sees it"
         # Only on the viewer's own turn: the state a player sees right after sending
         # (or while the bots play) is another seat's turn, where no order of its fits.
@@ -363,5 +366,6 @@ def match_replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 .values_list("turn_ms", flat=True)
             ),
             "timing": shown.timing,
+            "legend_template": shown.legend_template,
         },
     )

@@ -65,6 +65,7 @@ PRESENTATION = Presentation(
     rules_template="play/helium3/rules.html",
     rules_context=rules.rules_context,
     picture=picture,
+    legend_template="play/helium3/_legend.html",
     planner_script="games/board.js",
     max_actions=orders.MAX_ACTIONS,
     timing=TIMING,

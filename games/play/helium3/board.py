@@ -179,16 +179,22 @@ def cell_origin(x: int, y: int) -> tuple[int, int]:
     return MARGIN + x * CELL, MARGIN + y * CELL
 
 
-def robot_label(robot: dict[str, Any], viewer: int | None) -> str:
-    """What a screen reader says about a robot: the view's facts, in words."""
+def robot_label(
+    robot: dict[str, Any], viewer: int | None, *, noun: str = "robot", immunity: bool = True
+) -> str:
+    """What a screen reader says about a robot: the view's facts, in words.
+
+    `noun` is what the game calls its pieces; `immunity`: the game has inactive
+    immunity, so whether a piece is active is worth saying (Helium 3's rule)."""
     seat = int(robot["seat"])
-    owner = "your robot" if seat == viewer else f"seat {seat}'s robot"
+    owner = f"your {noun}" if seat == viewer else f"seat {seat}'s {noun}"
     parts = [
-        f"Robot {robot['id']}, {owner} ({SEAT_SHAPES.get(seat, 'shape')})",
+        f"{noun.capitalize()} {robot['id']}, {owner} ({SEAT_SHAPES.get(seat, 'shape')})",
         f"at ({robot['x']}, {robot['y']})",
         f"facing {DIRECTION_WORDS.get(robot['facing'], robot['facing'])}",
-        "active" if robot.get("active") else "inactive (immune)",
     ]
+    if immunity:
+        parts.append("active" if robot.get("active") else "inactive (immune)")
     if robot.get("armed"):
         parts.append(WEAPON_WORDS.get(robot["armed"], str(robot["armed"])))
     if robot.get("shield"):
@@ -202,7 +208,7 @@ def robot_label(robot: dict[str, Any], viewer: int | None) -> str:
     return ", ".join(parts)
 
 
-def _robot(robot: dict[str, Any], viewer: int | None) -> str:
+def _robot(robot: dict[str, Any], viewer: int | None, noun: str, immunity: bool) -> str:
     seat = int(robot["seat"])
     x, y = int(robot["x"]), int(robot["y"])
     ox, oy = cell_origin(x, y)
@@ -229,7 +235,7 @@ def _robot(robot: dict[str, Any], viewer: int | None) -> str:
         f'data-d="{escape(deflect or "")}" data-mined="{int(robot.get("mined", 0))}" '
         f'transform="translate({ox + CELL // 2} {oy + CELL // 2})" tabindex="0" '
         f'role="{"button" if seat == viewer else "img"}" '
-        f'aria-label="{escape(robot_label(robot, viewer))}">'
+        f'aria-label="{escape(robot_label(robot, viewer, noun=noun, immunity=immunity))}">'
         f'<use class="ring" href="#g-ring"/>'
         f'<use class="nose" href="#g-nose" transform="rotate({facing})"/>'
         f'<use class="body" href="#g-s{seat}"/>'
@@ -264,8 +270,11 @@ def _grid(width: int, height: int) -> str:
     return f'<path class="grid" d="{"".join(thin)}"/><path class="grid5" d="{"".join(major)}"/>'
 
 
-def render_board(view: dict[str, Any], *, caption: str = "") -> SafeString:
-    """The SVG of one view. `caption` becomes the board's accessible title."""
+def render_board(
+    view: dict[str, Any], *, caption: str = "", noun: str = "robot", immunity: bool = True
+) -> SafeString:
+    """The SVG of one view. `caption` becomes the board's accessible title; `noun`
+    and `immunity` as for robot_label (the remake's vehicles have no immunity)."""
     width, height = int(view["width"]), int(view["height"])
     size_x, size_y = MARGIN + width * CELL + PAD, MARGIN + height * CELL + PAD
     viewer = view.get("viewer")
@@ -275,7 +284,7 @@ def render_board(view: dict[str, Any], *, caption: str = "") -> SafeString:
     title = caption or f"The moon at turn {view['turn']}"
     desc = (
         f"{width} by {height} cells; x runs 0 to {width - 1} left to right, y 0 to "
-        f"{height - 1} top to bottom. Glowing cells hold helium, brighter for more. {len(alive)} robots on the board."
+        f"{height - 1} top to bottom. Glowing cells hold helium, brighter for more. {len(alive)} {noun}s on the board."
     )
     parts = [
         f'<svg class="board" viewBox="0 0 {size_x} {size_y}" role="group" '
@@ -319,7 +328,7 @@ def render_board(view: dict[str, Any], *, caption: str = "") -> SafeString:
     # `plan` holds the drawing of planned orders, under the robots; `hl` the cells
     # a click may choose; `fx` an animation's shots and blasts, over everything.
     parts.append('</g><g class="plan" aria-hidden="true"></g><g class="hl"></g><g class="robots">')
-    parts.extend(_robot(r, viewer) for r in alive)
+    parts.extend(_robot(r, viewer, noun, immunity) for r in alive)
     parts.append('</g><g class="fx" aria-hidden="true"></g></svg>')
     return mark_safe("".join(parts))  # noqa: S308 - every interpolated value is escaped or an int
 

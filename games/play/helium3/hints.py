@@ -39,7 +39,7 @@ def hints_due(view: dict[str, Any]) -> bool:
     return viewer is not None and not view["over"] and view["to_move"] == viewer
 
 
-def _check_due(view: dict[str, Any]) -> int:
+def check_due(view: dict[str, Any]) -> int:
     """The viewer's seat, or the engine's refusal when the view is not its turn."""
     viewer = view.get("viewer")
     if viewer is None:
@@ -137,7 +137,7 @@ def hints_for(view: dict[str, Any]) -> dict[str, Any]:
 
     Raises the engine's OrdersError unless the view is the viewer's turn (hints_due).
     """
-    seat = _check_due(view)
+    seat = check_due(view)
     state = State.from_json(believed_state(view))
     return _hints_on(state, state, seat)
 
@@ -150,7 +150,7 @@ def hints_after(view: dict[str, Any], first: Any) -> dict[str, Any]:
     page can draw the board as the first action leaves it.
     """
     try:
-        seat = _check_due(view)
+        seat = check_due(view)
         believed = believed_state(view)
         orders = {"seat": seat, "turn": view["turn"], "actions": [first]}
         applied = engine.apply(believed, orders)

@@ -131,9 +131,10 @@ class Grid:
         )
 
 
-def reach_diagram(action: str, radius: int) -> SafeString:
-    """The cells a moving action may end on, as on an empty board."""
-    reach = orders.MOVE_RANGE[action]
+def reach_diagram(action: str, radius: int, reach: int | None = None) -> SafeString:
+    """The cells a moving action may end on, as on an empty board (`reach`: the
+    game's range for it, Helium 3's by default)."""
+    reach = orders.MOVE_RANGE[action] if reach is None else reach
     low = 1 if action == "move" else 0
     grid = Grid(radius)
     for cell in grid.cells():
@@ -145,13 +146,13 @@ def reach_diagram(action: str, radius: int) -> SafeString:
     return grid.svg(f"{name}: the robot may end on any shaded cell {where}.")
 
 
-def missile_diagram(radius: int) -> SafeString:
+def missile_diagram(radius: int, reach: int = orders.MISSILE_RANGE) -> SafeString:
     grid = Grid(radius)
     for cell in grid.cells():
-        if 1 <= _cheb(cell, grid.centre) <= orders.MISSILE_RANGE:
+        if 1 <= _cheb(cell, grid.centre) <= reach:
             grid.shade(cell, "target")
     grid.robot(grid.centre)
-    return grid.svg(f"Fire missile: any cell 1 to {orders.MISSILE_RANGE} steps away.")
+    return grid.svg(f"Fire missile: any cell 1 to {reach} steps away.")
 
 
 def laser_diagram(radius: int) -> SafeString:

@@ -8,6 +8,7 @@ robots a beam destroys are named in the laser's sentence.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.play.helium3.board import DIRECTION_WORDS
@@ -22,6 +23,22 @@ _SKIP_REASONS = {
     "out_of_range": "its target was out of range",
     "not_armed": "it was not armed",
 }
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a game calls its pieces and its skipped actions (the remake's vehicles
+    take up to five actions, Helium 3's robots two)."""
+
+    noun: str = "Robot"
+    skipped: str = "second action"
+    # A `shielded` event with a deflect: Helium 3 raises the shield with it, the
+    # remake's `deflect` action points a shield already up.
+    deflect: str = "raised its shield, set to deflect {direction}"
+    skip_reasons: dict[str, str] = field(default_factory=lambda: dict(_SKIP_REASONS))
+
+
+HELIUM3 = Words()
 
 
 def _cell(cell: list[int]) -> str:
@@ -58,23 +75,31 @@ def _laser_direction(event: dict[str, Any], turned_to: str | None) -> str | None
 
 
 def _effects(consequences: list[dict[str, Any]], skip: str | None = None) -> str:
-    """What a weapon did, as a clause: destroying ..., a shield took ..."""
-    destroyed = [
-        e["robot"] for e in consequences if e["type"] == "destroyed" and e["robot"] != skip
-    ]
-    clauses = []
-    if destroyed:
-        dropped = sum(int(e.get("dropped", 0)) for e in consequences if e["type"] == "destroyed")
-        clause = f"destroying {_names(destroyed)}"
-        if dropped:
-            clause += f" ({dropped} helium dropped)"
-        clauses.append(clause)
+    """What a weapon did, as clauses in the order it happened: destroying ..., a
+    shield took it, a shield turned it (a turned beam goes on to what it meets next)."""
+    clauses: list[str] = []
+    group: list[dict[str, Any]] = []
+
+    def destroyed_clause() -> None:
+        if not group:
+            return
+        dropped = sum(int(e.get("dropped", 0)) for e in group)
+        clause = f"destroying {_names([e['robot'] for e in group])}"
+        clauses.append(f"{clause} ({dropped} helium dropped)" if dropped else clause)
+        group.clear()
+
     for e in consequences:
+        if e["type"] == "destroyed":
+            if e["robot"] != skip:
+                group.append(e)
+            continue
+        destroyed_clause()
         if e["type"] == "absorbed":
             clauses.append(f"{e['robot']}'s shield took the hit")
         elif e["type"] == "deflected":
             word = DIRECTION_WORDS.get(e.get("direction", ""), e.get("direction", ""))
             clauses.append(f"{e['robot']}'s shield turned it {word}")
+    destroyed_clause()
     return ", ".join(clauses)
 
 
@@ -82,8 +107,16 @@ def _with(sentence: str, effects: str, nothing: str) -> str:
     return f"{sentence}, {effects}." if effects else f"{sentence}{nothing}."
 
 
-def describe_events(events: list[dict[str, Any]]) -> list[str]:
+def _shield_words(deflect: str | None, words: Words) -> str:
+    """A shield raised, or given its deflect direction (words.deflect)."""
+    if not deflect:
+        return "raised its shield"
+    return words.deflect.format(direction=DIRECTION_WORDS.get(deflect, deflect))
+
+
+def describe_events(events: list[dict[str, Any]], words: Words = HELIUM3) -> list[str]:
     """One viewer's copy of one turn's events as a list of sentences, in order."""
+    noun = words.noun
     lines: list[str] = []
     moves: dict[str, list[list[int]]] = {}
     turned_to: dict[str, str] = {}
@@ -115,18 +148,16 @@ def describe_events(events: list[dict[str, Any]]) -> list[str]:
             # The walk is told with what the robot does at its end, if it does more.
             nxt = next((x for x in events[i:] if x["type"] != "turned"), None)
             if nxt is None or nxt.get("robot") != robot or nxt["type"] not in _AFTER_WALK:
-                lines.append(f"Robot {robot} {walked(robot)}.")
+                lines.append(f"{noun} {robot} {walked(robot)}.")
             continue
         before = walked(robot)
-        lead = f"Robot {robot} {before} and " if before else f"Robot {robot} "
+        lead = f"{noun} {robot} {before} and " if before else f"{noun} {robot} "
         if kind == "mined":
             lines.append(f"{lead}mined {e['amount']} helium.")
         elif kind == "armed":
             lines.append(f"{lead}armed its {e['weapon']}.")
         elif kind == "shielded":
-            deflect = e.get("deflect")
-            extra = f", set to deflect {DIRECTION_WORDS.get(deflect, deflect)}" if deflect else ""
-            lines.append(f"{lead}raised its shield{extra}.")
+            lines.append(f"{lead}{_shield_words(e.get('deflect'), words)}.")
         elif kind == "missile":
             lines.append(
                 _with(
@@ -141,6 +172,17 @@ def describe_events(events: list[dict[str, Any]]) -> list[str]:
             lines.append(
                 _with(f"{lead}fired a laser{where}", _effects(consequences), ", hitting nothing")
             )
+        elif kind == "kamikaze" and any(
+            c["type"] == "absorbed" and c["robot"] == robot for c in consequences
+        ):
+            others = [c for c in consequences if c["robot"] != robot]
+            lines.append(
+                _with(
+                    f"{lead}set off its blast and survived, its shield spent",
+                    _effects(others),
+                    ", hitting nothing else",
+                )
+            )
         elif kind == "kamikaze":
             lines.append(
                 _with(
@@ -152,23 +194,26 @@ def describe_events(events: list[dict[str, Any]]) -> list[str]:
         elif kind == "destroyed":
             dropped = int(e.get("dropped", 0))
             tail = f", dropping {dropped} helium" if dropped else ""
-            lines.append(f"Robot {robot} was destroyed{tail}.")
+            lines.append(f"{noun} {robot} was destroyed{tail}.")
         elif kind == "absorbed":
-            lines.append(f"Robot {robot}'s shield took a hit.")
+            lines.append(f"{noun} {robot}'s shield took a hit.")
         elif kind == "deflected":
             word = DIRECTION_WORDS.get(e.get("direction", ""), e.get("direction", ""))
-            lines.append(f"Robot {robot}'s shield turned a beam {word}.")
+            lines.append(f"{noun} {robot}'s shield turned a beam {word}.")
         elif kind == "skipped":
-            reason = _SKIP_REASONS.get(e.get("reason", ""), e.get("reason", "no reason given"))
-            lines.append(f"Robot {robot}'s second action was skipped: {reason}.")
+            code = e.get("reason", "")
+            reason = words.skip_reasons.get(code, code.replace("_", " ") or "no reason given")
+            lines.append(f"{noun} {robot}'s {words.skipped} was skipped: {reason}.")
         elif kind == "pass":
             seat = e.get("seat")
             lines.append(f"Seat {seat} passed." if seat is not None else "The seat passed.")
         elif kind == "match_over":
             winners = list(e.get("winners") or [])
-            reason = {"clock": "the battle clock ran out", "elimination": "one seat was left"}.get(
-                e.get("reason", ""), ""
-            )
+            reason = {
+                "clock": "the battle clock ran out",
+                "rounds": "the last round was played",
+                "elimination": "one seat was left",
+            }.get(e.get("reason", ""), "")
             who = f"{_seats(winners)} won" if winners else "nobody won"
             lines.append(f"The match is over{f' ({reason})' if reason else ''}: {who}.")
         else:

@@ -1,0 +1,50 @@
+"""The Helium 3 remake on the site: Helium 3's moon and board with the remake's words,
+five actions a turn (one per vehicle) in the planner's hints and the plain form, the
+`deflect` action, its sentences and its rules page."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.utils.safestring import SafeString
+
+import engine
+from engine.remake import orders
+from games.play.helium3 import TIMING
+from games.play.remake import board, hints, rules, sentences
+from games.play.remake.forms import OrdersForm
+from games.presentation import Presentation
+
+
+@cache
+def picture() -> SafeString:
+    """The board of a sample match (seed 1, four seats) at its start."""
+    return board.picture_of(
+        engine.view(engine.new_game(seed=1, seats=4, ruleset="helium3-remake"), None)
+    )
+
+
+PRESENTATION = Presentation(
+    name="helium3-remake",
+    title=engine.ruleset("helium3-remake").title,
+    blurb="The original Helium 3, remade: five vehicles a seat, and every one of them acts "
+    "each turn. Shields take one hit and can turn a laser back on its firer; the richest "
+    "after the last round wins.",
+    board=board.board,
+    lost=board.destroyed_robots,
+    hints=hints.planner_hints,
+    hints_after=hints.hints_after,
+    sentences=sentences.sentences,
+    orders_form=OrdersForm,
+    orders_note=f"Up to {orders.MAX_ACTIONS} actions, one per vehicle, in order: each acts on "
+    "the board the previous ones leave. A deflect points a shield raised on an earlier turn. "
+    "Send with nothing chosen to pass.",
+    rules_template="play/remake/rules.html",
+    rules_context=rules.rules_context,
+    picture=picture,
+    legend_template="play/remake/_legend.html",
+    planner_script="games/board.js",
+    max_actions=orders.MAX_ACTIONS,
+    timing=TIMING,
+    place="The moon",
+)
