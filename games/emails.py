@@ -11,7 +11,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Notification
+import engine
+from games.models import Notification, NotificationKind, Resolution, Seat
 
 # Largest first: (seconds in the unit, its name).
 _UNITS = ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second"))
@@ -48,6 +49,33 @@ def duration_words(seconds: float) -> str:
     return " ".join(parts)
 
 
+# The turns a "Your turn" email tells at most (the seat's own last turn ends them).
+SINCE_TURNS_MAX = 8
+
+
+def since_your_turn(row: Notification) -> list[dict[str, Any]]:
+    """The turns played since the recipient's last one, oldest first, each as its
+    seat's copy of the events told in the game's sentences (never more than that
+    seat may know while the match runs)."""
+    from games import presentation
+
+    seat = Seat.objects.filter(match_id=row.match_id, user_id=row.user_id).first()
+    if seat is None:
+        return []
+    match = row.match
+    rows = Resolution.objects.filter(match_id=row.match_id, turn_number__lt=row.turn_number)
+    turns = []
+    for resolved in rows.order_by("-turn_number", "-step").only("turn_number", "seat", "events")[
+        :SINCE_TURNS_MAX
+    ]:
+        if resolved.seat == seat.number:
+            break
+        events = engine.events_view(resolved.events, seat.number, ruleset=match.ruleset)
+        lines = presentation.get(match.ruleset).sentences(events)
+        turns.append({"number": resolved.turn_number, "seat": resolved.seat, "lines": lines})
+    return turns[::-1]
+
+
 def render_notification(row: Notification) -> EmailMultiAlternatives:
     from games.services.notifications import unsubscribe_token
 
@@ -68,6 +96,7 @@ def render_notification(row: Notification) -> EmailMultiAlternatives:
         "turn_time": duration_words(row.match.turn_seconds),
         "missed_limit": settings.MISSED_TURNS_BEFORE_BOT,
         "ctx": ctx,
+        "since": since_your_turn(row) if row.kind == NotificationKind.YOUR_TURN else [],
         "match_url": absolute(reverse("games:match-detail", args=[row.match_id])),
         "settings_url": absolute(reverse("games:notification-settings")),
         "unsubscribe_url": absolute(

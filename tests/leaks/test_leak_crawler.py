@@ -48,6 +48,7 @@ from leak_world import (
     stored_secrets,
 )
 
+import engine
 from games import services
 from games.models import ApiToken, Match, Notification, NotificationKind
 
@@ -100,6 +101,8 @@ def kwargs_table(world: Planted, viewer: Any) -> dict[str, Callable[[], list[Any
         ],
         # a player's page: the players of the planted matches, and nobody
         "username": lambda: [*world.users, "nobody-of-that-name"],
+        # a game's pages: every ruleset the engine knows, and one it does not
+        "name": lambda: [*engine.ruleset_names(), "no-such-game"],
         # allauth: an email confirmation key, a password reset key and its user
         "key": confirmation_keys,
         "uidb36": lambda: [user_pk_to_url_str(someone)],

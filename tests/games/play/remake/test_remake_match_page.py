@@ -253,3 +253,21 @@ def test_no_page_shows_another_seats_shield_or_deflect(remake_match, player, opp
         assert read(c) == before[who], f"the {who} can tell the hidden deflect"
     # The owner's own page does change: the rewrite touched what the pages are built from.
     assert read(client)["match-detail"] != owner_before["match-detail"]
+
+
+def test_the_your_turn_email_tells_the_turns_since_as_the_recipients_copy(
+    remake_match, player, opponent, mailoutbox
+):
+    actions = [
+        {"robot": "1-1", "type": "shield"},
+        {"robot": "1-2", "type": "shield", "to": [1, 0]},
+    ]
+    services.orders_submit(match_id=remake_match.pk, user=player, turn=0, actions=actions)
+    drain(remake_match)
+    mail = next(m for m in mailoutbox if m.to == [opponent.email] and "your turn" in m.body)
+    assert "Since your last turn:\nTurn 0:\n- Vehicle 1-2 moved 1 cell to (1, 0)." in mail.body
+    assert "shield" not in mail.body and "shield" not in mail.alternatives[0][0]
+    services.orders_submit(match_id=remake_match.pk, user=opponent, turn=1, actions=[])
+    drain(remake_match)
+    mine = [m for m in mailoutbox if m.to == [player.email] and "your turn" in m.body]
+    assert mine and "Turn 1:\n- Seat 3 passed." in mine[-1].body
