@@ -35,12 +35,16 @@ Int = Annotated[int, BeforeValidator(integral)]
 # A built-in bot's name, or "" for a seat left open for a person: an enum in the
 # schema, so an unknown name is invalid input and not valid input refused.
 # Every ruleset's bots: which of them a game has is the create service's check.
+# The rulesets and bots registered when the API loads (engine/rulesets.py lists them).
 if TYPE_CHECKING:
     BotName = str
+    RulesetName = str
 else:
     BotName = Literal[
         ("", *sorted({b for r in engine.ruleset_names() for b in engine.bot_names(r)}))
     ]
+    RulesetName = Literal[tuple(engine.ruleset_names())]
+Seats = Annotated[int, BeforeValidator(integral), Field(ge=2, le=4)]
 OptionIn = Annotated[int, BeforeValidator(integral)] | str
 
 
@@ -61,17 +65,13 @@ class ErrorOut(Schema):
 class MatchCreateIn(Schema):
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    ruleset: str = Field(
+    ruleset: RulesetName = Field(
         default="helium3",
-        min_length=1,
-        max_length=32,
         description="The game: a ruleset name (python -m engine rulesets), such as "
         '"helium3" or "helium3-remake".',
     )
-    seats: Int | None = Field(
+    seats: Seats | None = Field(
         default=None,
-        ge=2,
-        le=4,
         description="2, 3 or 4 seats, as the game allows; by default the most it allows.",
     )
     options: dict[str, OptionIn] = Field(

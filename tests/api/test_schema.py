@@ -23,6 +23,7 @@ from schemathesis.core.parameters import ParameterLocation
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 from site_support import drain
 
+import engine
 from games import services
 from games.models import Match
 
@@ -79,9 +80,21 @@ def _operations(schema: Any) -> list[Any]:
 
 
 def _bots_fit_seats(case: Any) -> bool:
+    """The rules of a create body that span fields: a bot per seat after the caller's
+    (or one in every seat, to watch), the game's own seat counts, bots and options."""
     body = case.body if isinstance(case.body, dict) else {}
-    seats, bots = body.get("seats", 4), body.get("bots", [])
-    return len(bots) < seats or (len(bots) == seats and all(bots))
+    rules = engine.ruleset(body.get("ruleset", "helium3"))
+    seats = body.get("seats") or max(rules.seats)
+    bots = body.get("bots", [])
+    try:
+        rules.resolve_options(body.get("options", {}))
+    except engine.OptionError:
+        return False
+    return (
+        seats in rules.seats
+        and all(not bot or bot in rules.bot_names() for bot in bots)
+        and (len(bots) < seats or (len(bots) == seats and all(bots)))
+    )
 
 
 # Committed rows: the WSGI handler closes the connection after each request.
@@ -101,9 +114,10 @@ def _fuzz(operation: Any, mode: GenerationMode, world: dict[str, Any]) -> None:
     excluded = [positive_data_acceptance] if operation.path.endswith("/orders/") else []
     strategy = operation.as_strategy(generation_mode=mode)
     if mode == GenerationMode.POSITIVE and operation.label == "POST /api/v1/matches/":
-        # One rule spans two fields and JSON Schema cannot say it: a bot per seat
-        # after the caller's (or one in every seat, to watch). Keep to it when the
-        # data is meant to be valid; the negative mode still sends any.
+        # Some rules span fields and JSON Schema cannot say them: a bot per seat
+        # after the caller's (or one in every seat, to watch), and the chosen game's
+        # bots and options. Keep to them when the data is meant to be valid; the
+        # negative mode still sends any.
         strategy = strategy.filter(_bots_fit_seats)
 
     @given(case=strategy)

@@ -46,7 +46,7 @@ def test_the_default_ruleset_is_helium3_with_the_most_seats(api):
 @pytest.mark.parametrize(
     ("body", "code"),
     [
-        ({"ruleset": "chess"}, "unknown_ruleset"),
+        ({"ruleset": "chess"}, "bad_shape"),
         ({"ruleset": "rps", "options": {"rounds": 0}}, "bad_option"),
         ({"ruleset": "rps", "options": {"rounds": "3"}}, "bad_option"),
         ({"ruleset": "rps", "options": {"depth": 3}}, "bad_option"),
