@@ -237,7 +237,7 @@ class MatchPage:
             and self.view is not None
             and not self.view["over"]
             and self.match.status == Match.Status.RUNNING
-            and self.view.get("to_move") == self.seat.number
+            and self.seat.number in awaited_in(self.view)
             and not self.seat.driver_bot
             and self.turn is not None
             and self.turn.status == Turn.Status.WAITING
@@ -246,6 +246,15 @@ class MatchPage:
     @property
     def over(self) -> bool:
         return bool(self.view and self.view["over"])
+
+
+def awaited_in(view: dict[str, Any]) -> list[int]:
+    """The seats a view says the turn waits for: every awaited seat of a turn at once,
+    else the one to move (Helium 3's views say only `to_move`)."""
+    awaiting = view.get("awaiting")
+    if isinstance(awaiting, list):
+        return [s for s in awaiting if type(s) is int]
+    return [view["to_move"]] if type(view.get("to_move")) is int else []
 
 
 HISTORY_PAGE_TURNS = 8

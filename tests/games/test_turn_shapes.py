@@ -342,3 +342,21 @@ def test_a_bots_turn_of_steps_is_played_by_the_worker_step_by_step(player):
     for entry in match.record["turns"]:
         state = engine.apply(state, entry["orders"]).state
     assert state == match.state
+
+
+def test_both_seats_of_a_simultaneous_turn_get_the_order_form_and_post_it(player, opponent):
+    from django.urls import reverse
+
+    match = _duel(player, opponent, "rps", rounds=2)
+    for user, throw in ((player, "rock"), (opponent, "paper")):
+        client = client_for(user)
+        page = client.get(reverse("games:match-detail", args=[match.pk]))
+        assert page.context["page"].my_move and page.context["form"] is not None
+        response = client.post(
+            reverse("games:match-orders", args=[match.pk]),
+            {"turn": 0, "actions_json": f'{{"throw": "{throw}"}}'},
+        )
+        assert response.status_code == 302, response.content[:500]
+    assert Turn.objects.get(match=match, number=0).status == Turn.Status.ACCEPTED
+    drain(match)
+    assert match.state is not None and match.state["last"] == {"1": "rock", "2": "paper"}
