@@ -19,6 +19,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html
 
+import engine
 from games import presentation, services
 from games.errors import ServiceError
 from games.models import (
@@ -92,6 +93,20 @@ class StaleTurnFilter(admin.SimpleListFilter):
         return queryset.filter(Exists(stale), ~Q(status__in=["finished", "aborted"]))
 
 
+class RulesetFilter(admin.SimpleListFilter):
+    """Matches of one game: every ruleset the engine has, by the name players see."""
+
+    title = "game"
+    parameter_name = "ruleset"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(name, presentation.get(name).title) for name in engine.ruleset_names()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        value = self.value()
+        return queryset.filter(ruleset=value) if value else queryset
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
@@ -149,6 +164,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = (
         "id",
         "title",
+        "ruleset",
         "status",
         "seat_count",
         "turn_number",
@@ -157,7 +173,7 @@ class MatchAdmin(admin.ModelAdmin):
         "created_at",
         "finished_at",
     )
-    list_filter = ("status", "seat_count", StaleTurnFilter)
+    list_filter = ("status", RulesetFilter, "seat_count", StaleTurnFilter)
     search_fields = ("id", "title", "seats__user__username", "seats__user__email")
     inlines = [SeatInline, TurnInline]
     action_form = MatchActionForm

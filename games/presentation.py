@@ -12,6 +12,7 @@ Using it::
 
     shown = presentation.get(match.ruleset)   # never fails: a fallback for unknown names
     shown.title, shown.blurb                  # "Helium 3", two sentences for a lobby card
+    shown.length                              # how long a match usually lasts ("" unsaid)
     shown.board(view, caption="...")          # SafeString: the server-side SVG (or text)
     shown.lost(view)                          # pieces gone from the board, for the list beside it
     shown.hints(view)                         # planner hints on the viewer's turn, else None
@@ -102,6 +103,8 @@ class Presentation:
     timing: Mapping[str, int] = field(default_factory=dict)
     # What the board is called in its caption ("The moon at turn 4, as seat 1 sees it").
     place: str = "The board"
+    # How long a match usually lasts, for the lobby's card ("" unsaid).
+    length: str = ""
 
 
 def register(name: str, package: str) -> None:

@@ -148,12 +148,27 @@ def match_create(
         return match
 
 
-def match_play_now(*, user: User) -> Match:
-    """One click: a public four-seat match against three built-in bots, started at once."""
-    names = engine.bot_names()
-    preferred = [name for name in PLAY_NOW_BOTS if name in names] or ["random"]
-    bots = [preferred[i % len(preferred)] for i in range(3)]
-    return match_create(creator=user, seat_count=4, bots=bots, public=True)
+def match_play_now(*, user: User, ruleset: str = "helium3") -> Match:
+    """One click: a public match of `ruleset` against built-in bots, started at once.
+
+    It has the game's usual number of seats (four where it allows them) and its
+    default options; the bots are the game's own, those not in PLAY_NOW_BOTS first
+    and then those in it in its order (Helium 3: miner, fighter, random)."""
+    match_options_clean(ruleset, None)  # an unknown ruleset is refused here
+    rules = engine.ruleset(ruleset)
+    allowed = [n for n in rules.seats if 2 <= n <= 4]
+    if not allowed:
+        raise ServiceError("bad_seats", "This game cannot be played on this site.")
+    seat_count = rules.default_seats if rules.default_seats in allowed else max(allowed)
+    names = engine.bot_names(ruleset)
+    preferred = [n for n in names if n not in PLAY_NOW_BOTS]
+    preferred += [n for n in PLAY_NOW_BOTS if n in names]
+    if not preferred:
+        raise ServiceError("no_bots", "This game has no built-in bot to play against.")
+    bots = [preferred[i % len(preferred)] for i in range(seat_count - 1)]
+    return match_create(
+        creator=user, seat_count=seat_count, bots=bots, public=True, ruleset=ruleset
+    )
 
 
 def match_start(*, match: Match, now: datetime, seed: int | None = None) -> None:

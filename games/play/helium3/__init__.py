@@ -70,4 +70,5 @@ PRESENTATION = Presentation(
     max_actions=orders.MAX_ACTIONS,
     timing=TIMING,
     place="The moon",
+    length="A 10-minute battle clock: about 20 turns each",
 )

@@ -47,4 +47,6 @@ PRESENTATION = Presentation(
     max_actions=orders.MAX_ACTIONS,
     timing=TIMING,
     place="The moon",
+    length=f"{engine.ruleset('helium3-remake').resolve_options({})['rounds']} rounds: "
+    "one turn each per round",
 )
