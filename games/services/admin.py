@@ -12,8 +12,8 @@ from django.utils import timezone
 
 import engine
 from games.errors import Conflict, ServiceError
-from games.models import AdminAction, Match, Orders, Seat, Turn, pass_orders
-from games.services.turns import bot_move, orders_accept, queue_resolution
+from games.models import AdminAction, Match, Orders, Seat, Turn
+from games.services.turns import bot_joins_turn, queue_resolution, turn_pass
 
 
 def _record(admin: User | None, match: Match, action: str, **details: Any) -> None:
@@ -86,14 +86,9 @@ def turn_pass_now(*, match_id: int, admin: User | None) -> Turn:
         turn = _current_turn(match)
         if turn is None or turn.status != Turn.Status.WAITING:
             raise Conflict("not_waiting", "The current turn already has orders.")
-        orders_accept(
-            match=match,
-            number=turn.number,
-            seat=turn.seat,
-            orders=pass_orders(turn.seat, turn.number),
-            source=Orders.Source.ADMIN,
-            user=admin,
-            now=timezone.now(),
+        # Every awaited seat without orders passes (one seat, or several in a turn at once).
+        turn_pass(
+            match=match, turn=turn, source=Orders.Source.ADMIN, user=admin, now=timezone.now()
         )
         _record(admin, match, "pass_turn", turn=turn.number, seat=turn.seat)
         return turn
@@ -101,10 +96,10 @@ def turn_pass_now(*, match_id: int, admin: User | None) -> Turn:
 
 def seat_replace_with_bot(*, match_id: int, seat_number: int, bot: str, admin: User | None) -> Seat:
     """A built-in bot takes the seat for good; the person (if any) leaves it."""
-    if bot not in engine.bot_names():
-        raise ServiceError("unknown_bot", f"There is no built-in bot called {bot!r}.")
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
+        if bot not in engine.bot_names(match.ruleset):
+            raise ServiceError("unknown_bot", f"There is no built-in bot called {bot!r}.")
         if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
             raise Conflict("match_over", f"Match {match.pk} is over.")
         seat = Seat.objects.select_related("user").filter(match=match, number=seat_number).first()
@@ -124,9 +119,7 @@ def seat_replace_with_bot(*, match_id: int, seat_number: int, bot: str, admin: U
 
                 match_start(match=match, now=timezone.now())
         elif match.status == Match.Status.RUNNING:
-            turn = _current_turn(match)
-            if turn is not None and turn.status == Turn.Status.WAITING and turn.seat == seat_number:
-                bot_move(match=match, seat=seat, number=turn.number, now=timezone.now())
+            bot_joins_turn(match=match, seat=seat, now=timezone.now())
         return seat
 
 

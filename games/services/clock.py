@@ -18,7 +18,6 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from games.errors import Conflict
 from games.faults import fault_point
 from games.models import AT_ONCE, Match, NotificationKind, Orders, Seat, Turn
 from games.services.notifications import (
@@ -26,7 +25,7 @@ from games.services.notifications import (
     notifications_requeue_stale,
     notify,
 )
-from games.services.turns import orders_accept, queue_resolution, standin_bot
+from games.services.turns import queue_resolution, standin_bot, turn_pass
 
 SWEEP_BATCH = 500
 
@@ -105,52 +104,10 @@ def turn_pass_on_deadline(*, match_id: int, number: int, now: datetime) -> bool:
         if turn is None:
             return False
         fault_point("pass_locked")
-        assert match.state is not None
-        if turn.seat == AT_ONCE:
-            return _pass_at_once(match=match, turn=turn, now=now)
-        seat = turn.seat
-        try:
-            orders_accept(
-                match=match,
-                number=number,
-                seat=seat,
-                orders=engine.default_orders(match.state, seat),
-                source=Orders.Source.CLOCK,
-                user=None,
-                now=now,
-                step=engine.step(match.state),
-            )
-        except Conflict:
-            return False  # orders arrived in the meantime
-        _count_miss(match=match, number=number, seat_number=seat)
-        return True
-
-
-def _pass_at_once(*, match: Match, turn: Turn, now: datetime) -> bool:
-    """The deadline of a turn at once: the default orders for every seat without any."""
-    assert match.state is not None
-    stored = set(
-        Orders.objects.filter(match=match, turn_number=turn.number, step=0).values_list(
-            "seat", flat=True
-        )
-    )
-    missing = [s for s in engine.awaiting(match.state) if s not in stored]
-    claimed = Turn.objects.filter(pk=turn.pk, status=Turn.Status.WAITING).update(
-        status=Turn.Status.ACCEPTED, accepted_at=now, missed=bool(missing)
-    )
-    if claimed != 1:
-        return False
-    for seat in missing:
-        Orders.objects.create(
-            match=match,
-            turn_number=turn.number,
-            seat=seat,
-            orders=engine.default_orders(match.state, seat),
-            source=Orders.Source.CLOCK,
-        )
-        _count_miss(match=match, number=turn.number, seat_number=seat)
-    queue_resolution(match.pk, turn.number)
-    return True
+        passed = turn_pass(match=match, turn=turn, source=Orders.Source.CLOCK, user=None, now=now)
+        for seat in passed:
+            _count_miss(match=match, number=number, seat_number=seat)
+        return bool(passed)
 
 
 def _count_miss(*, match: Match, number: int, seat_number: int) -> None:

@@ -249,6 +249,71 @@ def at_once_accept_if_complete(*, match: Match, number: int, now: datetime) -> b
     return claimed == 1
 
 
+def turn_pass(
+    *, match: Match, turn: Turn, source: str, user: User | None, now: datetime
+) -> list[int]:
+    """Accept a waiting turn with the default orders (a pass) for every awaited seat
+    that gave none: the deadline's pass, an admin's. The seats passed ([] when other
+    orders got there first). In a turn made of steps the worker plays the seat's
+    default orders until its turn ends. The caller holds the match row lock."""
+    state = match.state
+    assert state is not None
+    if turn.seat != AT_ONCE:
+        try:
+            orders_accept(
+                match=match,
+                number=turn.number,
+                seat=turn.seat,
+                orders=engine.default_orders(state, turn.seat),
+                source=source,
+                user=user,
+                now=now,
+                step=engine.step(state),
+            )
+        except Conflict:
+            return []  # orders arrived in the meantime
+        return [turn.seat]
+    stored = set(
+        Orders.objects.filter(match=match, turn_number=turn.number, step=0).values_list(
+            "seat", flat=True
+        )
+    )
+    missing = [s for s in engine.awaiting(state) if s not in stored]
+    claimed = Turn.objects.filter(pk=turn.pk, status=Turn.Status.WAITING).update(
+        status=Turn.Status.ACCEPTED,
+        accepted_at=now,
+        missed=source == Orders.Source.CLOCK and bool(missing),
+    )
+    if claimed != 1:
+        return []
+    for seat in missing:
+        Orders.objects.create(
+            match=match,
+            turn_number=turn.number,
+            seat=seat,
+            orders=engine.default_orders(state, seat),
+            source=source,
+            submitted_by=user,
+        )
+    queue_resolution(match.pk, turn.number)
+    return missing
+
+
+def bot_joins_turn(*, match: Match, seat: Seat, now: datetime) -> None:
+    """A seat just handed to a bot moves in the current turn if it still waits for it."""
+    turn = _open_turn(match)
+    if turn is None or turn.status != Turn.Status.WAITING:
+        return
+    if turn.seat == seat.number:
+        bot_move(match=match, seat=seat, number=turn.number, now=now)
+    elif turn.seat == AT_ONCE and match.state and seat.number in engine.awaiting(match.state):
+        row = Orders.objects.filter(match=match, turn_number=turn.number, seat=seat.number)
+        if not row.filter(step=0).exists():
+            Orders.objects.create(match=match, turn_number=turn.number, seat=seat.number,
+                                  orders=_bot_orders(match, seat), source=_bot_source(seat))  # fmt: skip
+            at_once_accept_if_complete(match=match, number=turn.number, now=now)
+
+
 def _submit_step(
     *, match: Match, turn: Turn | None, seat: Seat, orders: dict[str, Any], user: User
 ) -> tuple[Orders, bool]:

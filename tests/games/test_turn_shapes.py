@@ -360,3 +360,27 @@ def test_both_seats_of_a_simultaneous_turn_get_the_order_form_and_post_it(player
     assert Turn.objects.get(match=match, number=0).status == Turn.Status.ACCEPTED
     drain(match)
     assert match.state is not None and match.state["last"] == {"1": "rock", "2": "paper"}
+
+
+def test_an_admin_pass_of_a_simultaneous_turn_passes_only_the_seats_without_orders(
+    player, opponent
+):
+    match = _duel(player, opponent, "rps", rounds=2)
+    _throw(match, opponent, "rock")
+    services.turn_pass_now(match_id=match.pk, admin=None)
+    drain(match)
+    orders = Resolution.objects.get(match=match, turn_number=0).orders
+    assert [o["throw"] for o in orders] == [None, "rock"]
+    assert Orders.objects.get(match=match, seat=1, turn_number=0).source == Orders.Source.ADMIN
+    # An admin's pass is not a missed turn.
+    assert Seat.objects.get(match=match, number=1).missed_in_row == 0
+
+
+def test_a_seat_handed_to_a_bot_by_an_admin_throws_in_the_current_simultaneous_turn(
+    player, opponent
+):
+    match = _duel(player, opponent, "rps", rounds=2)
+    _throw(match, player, "paper")
+    services.seat_replace_with_bot(match_id=match.pk, seat_number=2, bot="rock", admin=None)
+    drain(match)
+    assert match.state is not None and match.state["last"] == {"1": "paper", "2": "rock"}
