@@ -219,6 +219,11 @@ def test_planning_a_turn_never_moves_the_page_and_fits_a_phone(
         "() => [...document.querySelectorAll('#kinds button')].every(b => {"
         " const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; })"
     )
+    # A thumb has no Escape key: the bar steps back (the action, then the robot).
+    page.get_by_role("button", name="Mine (4)").click()
+    page.get_by_role("button", name="Step back").click()
+    expect(page.locator("#board-wrap .hl rect")).to_have_count(0)
+    expect(page.get_by_role("button", name="Mine (4)")).to_have_attribute("aria-pressed", "false")
     page.get_by_role("button", name="Move (6)").click()
     cell = page.locator("#board-wrap .hl rect").first
     box = cell.bounding_box()

@@ -680,7 +680,9 @@
       r.addEventListener("mouseenter", function () { preview(r); }); r.addEventListener("focus", function () { preview(r); });
     });
     if (cells.length) help(cells.length + " cells are highlighted: click one, or Tab to it and press Enter. Escape goes back.");
-    var r = planner.robot && m.robots[planner.robot];
+    var r = planner.robot && m.robots[planner.robot], stepBack = $("#step-back");
+    // What Escape does, for a thumb: the last choice undone.
+    if (stepBack) stepBack.hidden = !(planner.robot || planner.plan.length);
     zoomTo(!r ? null : kind === "fire_laser" ? [0, 0, b.w - 1, b.h - 1] : cells.reduce(function (z, c) {
       return [Math.min(z[0], c[0]), Math.min(z[1], c[1]), Math.max(z[2], c[0]), Math.max(z[3], c[1])];
     }, [r.x, r.y, r.x, r.y]));
@@ -807,7 +809,11 @@
   }
   function back() {
     if (!$("#dirs").hidden) { $("#dirs").hidden = true; planner.cell = null; planner.show(); return; }
-    if (planner.kind) { planner.kind = null; planner.show(); help("Pick the robot's action."); return; }
+    if (planner.kind) {
+      planner.kind = null; planner.show(); help("Pick the robot's action.");
+      $("#kinds").querySelectorAll("button").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+      return;
+    }
     if (planner.robot) { planner.robot = null; $("#kinds").replaceChildren(); planner.show(); help("Choose one of your robots."); return; }
     if (planner.plan.length) undo(planner.plan.length - 1);
   }
@@ -856,6 +862,8 @@
     $("#skip").addEventListener("click", skipAll);
     var zoom = $("#zoom");
     if (zoom) zoom.addEventListener("click", function () { planner.wide = !planner.wide; planner.show(); });
+    var stepBack = $("#step-back");
+    if (stepBack) stepBack.addEventListener("click", function () { if (planner.hints) back(); });
     keepSpeed(function () { if (current) current.speed = speed(); });
     $("#player").hidden = false;
     document.addEventListener("click", function (e) {
