@@ -271,3 +271,25 @@ def test_the_your_turn_email_tells_the_turns_since_as_the_recipients_copy(
     drain(remake_match)
     mine = [m for m in mailoutbox if m.to == [player.email] and "your turn" in m.body]
     assert mine and "Turn 1:\n- Seat 3 passed." in mine[-1].body
+
+
+def test_a_finished_remake_match_replays_with_its_board_movie_and_history(player, spectator):
+    match = services.match_create(
+        creator=player,
+        seat_count=2,
+        bots=["prospector", "random"],
+        ruleset=REMAKE,
+        options={"rounds": 5},
+    )
+    drain(match, emails=False)
+    assert match.status == Match.Status.FINISHED
+    watcher = client_for(spectator)
+    replay = watcher.get(reverse("games:match-replay-page", args=[match.pk]))
+    assert replay.status_code == 200
+    html = replay.content.decode()
+    assert '<svg class="board"' in html and 'href="/games/helium3-remake/rules/"' in html
+    last = int(match.state["turn"]) - 1
+    movie = watcher.get(reverse("games:match-turn-movie", args=[match.pk, last]))
+    assert movie.status_code == 200 and "The match is over" in movie.content.decode()
+    page = _page(watcher, match)
+    assert "The match is over (the last round was played)" in page or "one seat was left" in page
