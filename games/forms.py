@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 
 import engine
+from games import catalog
 from games.models import TITLE_MAX, NotificationKind
 
 DEADLINE_PRESETS = [
@@ -35,18 +36,87 @@ LENGTH_MAX_MS = 3_600_000
 MS_PER_MINUTE = 60_000
 
 
-def bot_label(name: str) -> str:
+def bot_label(name: str, ruleset: str = engine.rulesets.DEFAULT) -> str:
     """A bot as a seat choice: its name and, when the engine has them, a few words
     on its strength and play ("Bot: fighter — strongest; mines, shoots and shields")."""
-    description = engine.bot_description(name)
+    description = engine.bot_description(name, ruleset)
     return f"Bot: {name} — {description}" if description else f"Bot: {name}"
 
 
-def _bot_choices(open_label: str) -> list[tuple[str, str]]:
-    return [("", open_label)] + [(name, bot_label(name)) for name in engine.bot_names()]
+def _bot_choices(open_label: str, ruleset: str) -> list[tuple[str, str]]:
+    bots = [(name, bot_label(name, ruleset)) for name in engine.bot_names(ruleset)]
+    return [("", open_label), *bots]
+
+
+# The option the battle clock is: asked in minutes, with presets, when a game has it.
+LENGTH_OPTION = "length_ms"
+SEAT_NAMES = ("First", "Second", "Third", "Fourth")
+
+
+def option_field_name(option: engine.Option) -> str:
+    """The create form's field for a ruleset's option (its own name, but the battle
+    clock, which is asked in minutes)."""
+    return "length_minutes" if option.name == LENGTH_OPTION else f"option_{option.name}"
+
+
+def _minutes(ms: int) -> int | Decimal:
+    """Milliseconds as minutes, whole when they are ("10", not "1E+1")."""
+    return ms // MS_PER_MINUTE if ms % MS_PER_MINUTE == 0 else Decimal(ms) / MS_PER_MINUTE
+
+
+def _option_field(option: engine.Option) -> forms.Field:
+    """A form field from an engine Option: its kind, range, default and help."""
+    if option.name == LENGTH_OPTION:
+        return forms.DecimalField(
+            label="Battle length (minutes)",
+            initial=_minutes(int(option.default)),
+            widget=forms.NumberInput(
+                attrs={"step": "any", "min": "0.02", "max": "60", "list": "length-presets"}
+            ),
+            help_text="The battle clock: each turn adds the length of its animation "
+            "(a few seconds). The richest player when it runs out wins.",
+        )
+    label = option.name.replace("_", " ").capitalize()
+    help_text = option.help[:1].upper() + option.help[1:] if option.help else ""
+    if option.kind == "int":
+        low, high = option.minimum, option.maximum
+        if low is not None and high is not None:
+            bounds = f"from {low} to {high}"
+        elif low is not None:
+            bounds = f"at least {low}"
+        elif high is not None:
+            bounds = f"at most {high}"
+        else:
+            bounds = "a whole number"
+        message = f"{label}: {bounds}."
+        return forms.IntegerField(
+            label=label,
+            initial=option.default,
+            min_value=low,
+            max_value=high,
+            help_text=f"{help_text}: {bounds}." if help_text else f"{bounds.capitalize()}.",
+            error_messages={"min_value": message, "max_value": message, "invalid": message},
+        )
+    if option.choices:
+        return forms.ChoiceField(
+            label=label,
+            initial=option.default,
+            choices=[(c, c) for c in option.choices],
+            help_text=help_text,
+        )
+    return forms.CharField(label=label, initial=option.default, max_length=100, help_text=help_text)
 
 
 class MatchCreateForm(forms.Form):
+    """A new match of one game: the fields every game has, then that game's own
+    options (from its engine Options), then a seat choice per seat it may have.
+
+    The game is chosen before the form is built (`game=`, from ?game= or the posted
+    `game`), so only its options are on the form; a posted name that is not a game
+    here is the `game` field's error.
+    """
+
+    game = forms.CharField(required=False, widget=forms.HiddenInput, max_length=64)
     title = forms.CharField(
         label="Title",
         required=False,
@@ -55,9 +125,7 @@ class MatchCreateForm(forms.Form):
     )
     seat_count = forms.TypedChoiceField(
         label="Seats",
-        choices=[(2, "2 players"), (3, "3 players"), (4, "4 players")],
         coerce=int,
-        initial=4,
         help_text="How many play, you included. Seats past this number are not used.",
     )
     turn_seconds = forms.TypedChoiceField(
@@ -68,15 +136,6 @@ class MatchCreateForm(forms.Form):
         help_text="How long each player has to send orders. A player who misses it "
         "passes; after several misses a bot stands in.",
     )
-    length_minutes = forms.DecimalField(
-        label="Battle length (minutes)",
-        initial=10,
-        widget=forms.NumberInput(
-            attrs={"step": "any", "min": "0.02", "max": "60", "list": "length-presets"}
-        ),
-        help_text="The battle clock: each turn adds the length of its animation "
-        "(a few seconds). The richest player when it runs out wins.",
-    )
     public = forms.BooleanField(
         label="Public",
         required=False,
@@ -84,26 +143,45 @@ class MatchCreateForm(forms.Form):
         help_text="Anyone may watch a public match and find it in the archive. A private "
         "match is seen by its players only; others join it by its link.",
     )
-    seat_1 = forms.ChoiceField(
-        label="First seat",
-        required=False,
-        help_text="Yours, or give it to a bot to watch a match of bots.",
-    )
-    seat_2 = forms.ChoiceField(label="Second seat", required=False)
-    seat_3 = forms.ChoiceField(label="Third seat", required=False)
-    seat_4 = forms.ChoiceField(
-        label="Fourth seat",
-        required=False,
-        help_text="An open seat waits for a person to join; the match starts when "
-        "every seat is taken.",
-    )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["seat_1"].choices = _bot_choices("You")  # type: ignore[attr-defined]
-        choices = _bot_choices("Open for a player")
-        for name in ("seat_2", "seat_3", "seat_4"):
-            self.fields[name].choices = choices  # type: ignore[attr-defined]
+        offered = catalog.names()
+        self.ruleset = game if game in offered else catalog.default()
+        self.ruleset_title = catalog.title(self.ruleset)
+        self.fields["game"].initial = self.ruleset
+        rules = engine.ruleset(self.ruleset)
+        counts = catalog.seat_counts(self.ruleset)
+        seats = self.fields["seat_count"]
+        seats.choices = [(n, f"{n} players") for n in counts]  # type: ignore[attr-defined]
+        seats.initial = rules.default_seats if rules.default_seats in counts else counts[-1]
+        seats.error_messages["invalid_choice"] = (
+            f"A match of {self.ruleset_title} has {catalog.seats_said(counts)}."
+        )
+        self.options = {option_field_name(o): o for o in rules.options}
+        for field_name, option in self.options.items():
+            self.fields[field_name] = _option_field(option)
+        self.fields["public"] = self.fields.pop("public")  # after the game's options
+        for i in range(1, max(counts) + 1):
+            open_label = "You" if i == 1 else "Open for a player"
+            self.fields[f"seat_{i}"] = forms.ChoiceField(
+                label=f"{SEAT_NAMES[i - 1]} seat",
+                required=False,
+                choices=_bot_choices(open_label, self.ruleset),
+            )
+        self.fields["seat_1"].help_text = "Yours, or give it to a bot to watch a match of bots."
+        self.fields[
+            f"seat_{max(counts)}"
+        ].help_text = (
+            "An open seat waits for a person to join; the match starts when every seat is taken."
+        )
+
+    def clean_game(self) -> str:
+        name: str = self.cleaned_data.get("game") or self.ruleset
+        if name not in catalog.names():
+            known = ", ".join(catalog.title(n) for n in catalog.names())
+            raise forms.ValidationError(f"There is no game {name[:40]!r} here; choose {known}.")
+        return name
 
     def clean_length_minutes(self) -> Decimal:
         minutes: Decimal = self.cleaned_data["length_minutes"]
@@ -118,6 +196,18 @@ class MatchCreateForm(forms.Form):
         data = super().clean() or {}
         if data.get("length_minutes") is not None:
             data["length_ms"] = int(data["length_minutes"] * MS_PER_MINUTE)
+        options: dict[str, Any] = {}
+        for field_name, option in self.options.items():
+            if field_name == "length_minutes":
+                if "length_ms" in data:
+                    options[option.name] = data["length_ms"]
+            elif data.get(field_name) is not None:
+                options[option.name] = data[field_name]
+        if len(options) == len(self.options):
+            try:  # the engine has the last word on its options
+                data["options"] = dict(engine.ruleset(self.ruleset).resolve_options(options))
+            except engine.OptionError as error:
+                self.add_error(None, error.message)
         count = data.get("seat_count")
         if data.get("seat_1") and count:
             missing = [i for i in range(2, count + 1) if not data.get(f"seat_{i}")]
@@ -128,6 +218,15 @@ class MatchCreateForm(forms.Form):
                     "seat), or keep the first seat for yourself.",
                 )
         return data
+
+    def option_fields(self) -> list[forms.BoundField]:
+        """The chosen game's own options, in the engine's order."""
+        return [self[name] for name in self.options]
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [
+            self[name] for name in self.fields if name.startswith("seat_") and name[5:].isdigit()
+        ]
 
     def length_presets(self) -> list[tuple[int, str, str]]:
         return LENGTH_PRESETS

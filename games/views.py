@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import engine
 from engine import EngineError
-from games import presentation, selectors, services, viewers, views_home
+from games import catalog, presentation, selectors, services, viewers, views_home
 from games.errors import ServiceError
 from games.forms import MatchCreateForm, NotificationSettingsForm
 from games.models import Match, NotificationKind, Seat
@@ -100,6 +100,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "open_matches": selectors.lobby_open_matches(),
             "my_matches": selectors.lobby_my_matches(_user(request)),
             "finished_matches": selectors.lobby_finished_matches(_user(request)),
+            "games": catalog.cards(),
         },
     )
 
@@ -125,32 +126,57 @@ def bots(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def match_create(request: HttpRequest) -> HttpResponse:
-    form = MatchCreateForm(request.POST or None)
+    """The new match form for one game: ?game= chooses it (a link per game, so no
+    script is needed), the posted `game` keeps it; only that game's options are on it."""
+    source = request.POST if request.method == "POST" else request.GET
+    asked = source.get("game", "") or catalog.default()
+    form = MatchCreateForm(request.POST or None, game=asked)
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
         try:
             match = services.match_create(
                 creator=_user(request),
-                seat_count=form.cleaned_data["seat_count"],
-                turn_seconds=form.cleaned_data["turn_seconds"],
-                length_ms=form.cleaned_data["length_ms"],
+                seat_count=data["seat_count"],
+                turn_seconds=data["turn_seconds"],
                 bots=form.bots(),
-                public=form.cleaned_data["public"],
-                title=form.cleaned_data["title"],
+                public=data["public"],
+                title=data["title"],
+                ruleset=form.ruleset,
+                options=data["options"],
+                **({"length_ms": data["length_ms"]} if "length_ms" in data else {}),
             )
         except ServiceError as error:
             form.add_error(None, error.message)
         else:
             return redirect("games:match-detail", match.pk)
-    status = 400 if request.method == "POST" else 200
-    return render(request, "games/match_create.html", {"form": form}, status=status)
+    unknown = asked if asked not in catalog.names() else ""
+    status = 400 if request.method == "POST" else 404 if unknown else 200
+    context = {"form": form, "games": catalog.cards(), "unknown_game": unknown}
+    return render(request, "games/match_create.html", context, status=status)
+
+
+def play_now_game(request: HttpRequest) -> str | None:
+    """The game "Play now" was pressed for (the default when the form names none);
+    None for a name that is not a game here."""
+    name = request.POST.get("game", "") or catalog.default()
+    return name if name in catalog.names() else None
 
 
 @require_POST
 def match_play_now(request: HttpRequest) -> HttpResponse:
-    """A match against three bots at once; a visitor plays it as a guest."""
+    """A match of the chosen game against its bots at once; a visitor plays it as a guest."""
+    game = play_now_game(request)
+    if game is None:
+        known = ", ".join(catalog.title(name) for name in catalog.names())
+        return _refused(
+            request, ServiceError("unknown_ruleset", f"There is no such game here; choose {known}.")
+        )
     if not request.user.is_authenticated:
-        return views_home.guest_play_now(request)
-    match = services.match_play_now(user=_user(request))
+        return views_home.guest_play_now(request, game)
+    try:
+        match = services.match_play_now(user=_user(request), ruleset=game)
+    except ServiceError as error:
+        return _refused(request, error)
     return redirect("games:match-detail", match.pk)
 
 

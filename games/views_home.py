@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
 import engine
-from games import presentation, selectors, services
+from games import catalog, presentation, selectors, services
 from games.errors import ServiceError
 from games.guests.selectors import SESSION_FLAG
 from games.guests.services import guest_create
@@ -63,6 +63,20 @@ def rules(request: HttpRequest, name: str = engine.rulesets.DEFAULT) -> HttpResp
     return render(request, shown.rules_template, shown.rules_context())
 
 
+@require_GET
+def rules_moved(request: HttpRequest, name: str) -> HttpResponse:
+    """A game's rules were once at /games/<name>/rules/: they are its page now."""
+    if name not in engine.ruleset_names():
+        raise Http404("No such game.")
+    return redirect("games:game-rules", name, permanent=True)
+
+
+@require_GET
+def games_index(request: HttpRequest) -> HttpResponse:
+    """Every game played here, each with its picture, its rules and a Play now."""
+    return render(request, "games/games.html", {"games": catalog.cards()})
+
+
 def _guest_allowed(request: HttpRequest) -> bool:
     # The client's address as the login lockout reads it (behind a proxy too).
     key = f"guests-created:{get_client_ip_address(request) or ''}"
@@ -74,9 +88,10 @@ def _guest_allowed(request: HttpRequest) -> bool:
         return cache.add(key, 1, 3600)
 
 
-def guest_play_now(request: HttpRequest) -> HttpResponse:
+def guest_play_now(request: HttpRequest, ruleset: str = engine.rulesets.DEFAULT) -> HttpResponse:
     """Play now without an account: a guest is made and signed in on the spot and
-    gets a match against three bots, its move first. (POST only: the caller checks.)"""
+    gets a match of `ruleset` against its bots, its move first. (POST only, the
+    ruleset one of the site's games: the caller checks.)"""
     if not _guest_allowed(request):
         error = ServiceError(
             "too_many_guests", "Too many guests from your address this hour: sign up to play on."
@@ -85,5 +100,5 @@ def guest_play_now(request: HttpRequest) -> HttpResponse:
     user = guest_create()
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     request.session[SESSION_FLAG] = True
-    match = services.match_play_now(user=user)
+    match = services.match_play_now(user=user, ruleset=ruleset)
     return redirect("games:match-detail", match.pk)

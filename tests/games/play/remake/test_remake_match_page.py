@@ -80,7 +80,7 @@ def test_the_player_to_move_gets_the_remake_board_five_action_rows_and_hints(rem
     assert '<option value="deflect">deflect</option>' in html
     assert "Up to 5 actions, one per vehicle" in html
     # The remake's legend (no immunity) and its own rules page.
-    assert 'href="/games/helium3-remake/rules/"' in html
+    assert 'href="/games/helium3-remake/"' in html
     hints = json.loads(
         re.search(r'<script id="hints" type="application/json">(.*?)</script>', html).group(1)
     )
@@ -287,7 +287,7 @@ def test_a_finished_remake_match_replays_with_its_board_movie_and_history(player
     replay = watcher.get(reverse("games:match-replay-page", args=[match.pk]))
     assert replay.status_code == 200
     html = replay.content.decode()
-    assert '<svg class="board"' in html and 'href="/games/helium3-remake/rules/"' in html
+    assert '<svg class="board"' in html and 'href="/games/helium3-remake/"' in html
     last = int(match.state["turn"]) - 1
     movie = watcher.get(reverse("games:match-turn-movie", args=[match.pk, last]))
     assert movie.status_code == 200 and "The match is over" in movie.content.decode()
