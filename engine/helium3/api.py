@@ -10,8 +10,10 @@ from engine.errors import OrdersError, ShapeError, StateError
 from engine.helium3 import fog
 from engine.helium3.mapgen import FACING, HEIGHT, SEATS_FOR, SPAWNS, WIDTH, generate_helium
 from engine.helium3.orders import Orders, check_count, parse_action, parse_envelope
-from engine.helium3.resolve import Event, resolve
+from engine.helium3.resolve import Event, masked, resolve
 from engine.helium3.state import Robot, State
+
+__all__ = ["bot_rng", "check_to_move", "check_turn", "masked", "new_state", "play"]
 
 DEFAULT_LENGTH_MS = 600_000
 
@@ -45,12 +47,7 @@ def parse_orders(state: State, data: Any) -> Orders:
     if state.over:
         raise OrdersError("match_over", "The match is over; no more orders are taken.")
     seat, turn = parse_envelope(data)
-    if seat != state.to_move:
-        raise OrdersError("not_your_turn", f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
-    if turn != state.turn:
-        raise OrdersError(
-            "stale_turn", f"These orders are for turn {turn}; the match is at turn {state.turn}."
-        )
+    check_turn(state, seat, turn)
     actions = data["actions"]
     check_count(actions)
     return Orders(seat, turn, tuple(parse_action(a, i) for i, a in enumerate(actions)))
@@ -58,31 +55,25 @@ def parse_orders(state: State, data: Any) -> Orders:
 
 def play(state: State, orders: Orders) -> tuple[State, list[Event], int]:
     """Resolve typed orders on a typed state (the fast path used by bots and benches)."""
-    if state.over:
-        raise OrdersError("match_over", "The match is over; no more orders are taken.")
-    if orders.seat != state.to_move:
-        raise OrdersError(
-            "not_your_turn", f"It is seat {state.to_move}'s turn, not seat {orders.seat}'s."
-        )
-    if orders.turn != state.turn:
-        raise OrdersError(
-            "stale_turn",
-            f"These orders are for turn {orders.turn}; the match is at turn {state.turn}.",
-        )
+    check_turn(state, orders.seat, orders.turn)
     return resolve(state, orders)
 
 
-def masked(state: State, seat: int) -> State:
-    """The state as `seat` knows it: no opponent shields or deflects, no seed."""
-    known = state.copy()
-    known.seed = 0
-    for k, r in enumerate(known.robots):
-        if r.seat != seat and (r.shield or r.deflect is not None):
-            plain = r.copy()
-            plain.shield = False
-            plain.deflect = None
-            known.robots[k] = plain
-    return known
+def check_to_move(state: State, seat: int) -> None:
+    """Raise unless the match runs and `seat` is the one to move."""
+    if state.over:
+        raise OrdersError("match_over", "The match is over; no more orders are taken.")
+    if seat != state.to_move:
+        raise OrdersError("not_your_turn", f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
+
+
+def check_turn(state: State, seat: int, turn: int) -> None:
+    """Raise unless orders of `seat` for `turn` are the ones the match waits for."""
+    check_to_move(state, seat)
+    if turn != state.turn:
+        raise OrdersError(
+            "stale_turn", f"These orders are for turn {turn}; the match is at turn {state.turn}."
+        )
 
 
 def bot_rng(name: str, state: State, seat: int) -> random.Random:

@@ -7,7 +7,7 @@ is illegal, so a rejected turn changes nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 from engine.errors import OrdersError, ShapeError
 from engine.helium3 import timing
@@ -34,7 +34,15 @@ WEAPON_ACTIONS = frozenset({"fire_missile", "fire_laser", "kamikaze"})
 
 
 class Turn:
-    """The working copy of one turn: the state, who stands where, and the timeline."""
+    """The working copy of one turn: the state, who stands where, and the timeline.
+
+    A variant's turn is a subclass: its ranges and the name its pieces go by in
+    error messages are class attributes, its rules overridden methods.
+    """
+
+    noun: ClassVar[str] = "Robot"
+    move_range: ClassVar[dict[str, int]] = MOVE_RANGE
+    missile_range: ClassVar[int] = MISSILE_RANGE
 
     def __init__(self, state: State) -> None:
         self.state = state.copy()
@@ -64,19 +72,6 @@ class Turn:
 
     # -- checking ---------------------------------------------------------------------
 
-    def robot_index(self, action: Action, seat: int, n: int) -> int:
-        i = self.index.get(action.robot)
-        if i is None:
-            raise OrdersError("unknown_robot", f"There is no robot {action.robot!r}.", n)
-        robot = self.state.robots[i]
-        if robot.seat != seat:
-            raise OrdersError(
-                "not_your_robot", f"Robot {action.robot} belongs to seat {robot.seat}.", n
-            )
-        if not robot.alive:
-            raise OrdersError("robot_destroyed", f"Robot {action.robot} has been destroyed.", n)
-        return i
-
     def on_board(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self.width and 0 <= cell[1] < self.height
 
@@ -86,23 +81,23 @@ class Turn:
         kind = action.type
         if kind == "fire_missile":
             if robot.armed != "missile":
-                raise OrdersError("not_armed", f"Robot {robot.id} has no missile armed.", n)
+                raise OrdersError("not_armed", f"{self.noun} {robot.id} has no missile armed.", n)
             target = action.target
             assert target is not None
             if not self.on_board(target):
                 raise OrdersError("off_board", f"Target {list(target)} is off the board.", n)
             d = cheb(robot.x, robot.y, target[0], target[1])
-            if not 1 <= d <= MISSILE_RANGE:
+            reach = self.missile_range
+            if not 1 <= d <= reach:
                 raise OrdersError(
                     "out_of_range",
-                    f"A missile hits a cell 1 to {MISSILE_RANGE} cells away; "
-                    f"{list(target)} is {d} away.",
+                    f"A missile hits a cell 1 to {reach} cells away; {list(target)} is {d} away.",
                     n,
                 )
             return []
         if kind == "fire_laser":
             if robot.armed != "laser":
-                raise OrdersError("not_armed", f"Robot {robot.id} has no laser armed.", n)
+                raise OrdersError("not_armed", f"{self.noun} {robot.id} has no laser armed.", n)
             return []
         if kind == "kamikaze":
             return []
@@ -111,7 +106,7 @@ class Turn:
     def check_path(
         self, action: Action, sx: int, sy: int, facing: str, i: int, n: int
     ) -> list[Cell]:
-        reach = MOVE_RANGE[action.type]
+        reach = self.move_range[action.type]
         dest = action.to if action.to is not None else (sx, sy)
         if not self.on_board(dest):
             raise OrdersError("off_board", f"Cell {list(dest)} is off the board.", n)
@@ -127,7 +122,7 @@ class Turn:
         other = self.occ.get(ty * w + tx)
         if other is not None and other != i:
             who = self.state.robots[other].id
-            raise OrdersError("occupied", f"Robot {who} stands on {list(dest)}.", n)
+            raise OrdersError("occupied", f"{self.noun} {who} stands on {list(dest)}.", n)
         if action.path is not None:
             return self.check_given_path(action.path, sx, sy, dest, i, n)
         if d == 0:
@@ -375,78 +370,118 @@ class Turn:
                    "robot": robot.id, "dropped": dropped, "cells": cells})  # fmt: skip
 
 
+TurnT = TypeVar("TurnT", bound=Turn)
+
+
 def resolve(state: State, orders: Orders) -> tuple[State, list[Event], int]:
     """Resolve one turn. Returns (new state, full events, turn length in ms).
 
     The caller has checked that the match runs, the seat is to move and the turn
     number matches (see `engine.helium3.api.apply`).
     """
-    turn = Turn(state)
-    seat = orders.seat
-    actions = orders.actions
-    indexes: list[int] = []
-    for n, action in enumerate(actions):
-        i = turn.robot_index(action, seat, n)
-        if i in indexes:
-            raise OrdersError(
-                "duplicate_robot", f"Robot {action.robot} is given two actions in one turn.", n
-            )
-        indexes.append(i)
-    if not actions:
-        turn.emit({"type": "pass", "t_ms": 0, "duration_ms": 0, "seat": seat})
-    for n, (action, i) in enumerate(zip(actions, indexes, strict=True)):
-        if n == 0:
-            turn.perform(action, i, turn.check(action, i, n))
-            continue
-        # The second action sees the board as the first left it. Its legality must not
-        # depend on hidden shields, so when those could have changed what the first
-        # action did, it is judged on what the seat knows; reality may then skip it.
-        judged_on_belief = actions[0].type in WEAPON_ACTIONS and _hidden_shields(state, seat)
-        if judged_on_belief:
-            _check_on_belief(state, seat, actions[0], indexes[0], action, i)
-        robot = turn.state.robots[i]
-        if not robot.alive:
-            turn.emit({"type": "skipped", "t_ms": turn.start, "duration_ms": 0,
-                       "robot": robot.id, "reason": "robot_destroyed"})  # fmt: skip
-            continue
-        try:
-            path = turn.check(action, i, n)
-        except OrdersError as error:
-            if not judged_on_belief:
-                raise
-            turn.emit({"type": "skipped", "t_ms": turn.start, "duration_ms": 0,
-                       "robot": robot.id, "reason": error.code})  # fmt: skip
-            continue
-        turn.perform(action, i, path)
-    if not turn.events:
-        turn.emit({"type": "pass", "t_ms": 0, "duration_ms": 0, "seat": seat})
+    new, events, turn_ms = resolve_with(Turn, state, orders)
+    _advance(new, events, turn_ms)
+    return new, events, turn_ms
+
+
+def resolve_with(
+    turn_class: type[Turn], state: State, orders: Orders
+) -> tuple[State, list[Event], int]:
+    """The turn's actions performed by `turn_class` and the clock moved on; passing
+    the move on (or ending the match) is left to the ruleset."""
+    turn = perform_orders(turn_class, state, orders)
     turn_ms = max(turn.end, timing.MIN_TURN_MS)
     new = turn.state
     new.turn += 1
     new.clock_ms += turn_ms
-    _advance(new, turn.events, turn_ms)
     return new, turn.events, turn_ms
 
 
-def _hidden_shields(state: State, seat: int) -> bool:
+def perform_orders(turn_class: type[TurnT], state: State, orders: Orders) -> TurnT:
+    """Perform the orders' actions in order, each checked on the board the previous
+    ones left; an illegal one rejects the whole turn.
+
+    An action's legality never depends on what the seat cannot see: when opponents'
+    hidden shields could have changed what an earlier weapon did, the orders are
+    judged on the board the seat believes in, and an action that reality then makes
+    impossible is skipped instead.
+    """
+    indexes = _indexes(state, orders, turn_class.noun)
+    on_belief = _needs_belief(state, orders)
+    if on_belief:
+        _run(turn_class, masked(state, orders.seat), orders, indexes, lenient=False)
+    turn = _run(turn_class, state, orders, indexes, lenient=on_belief)
+    if not turn.events:
+        turn.emit({"type": "pass", "t_ms": 0, "duration_ms": 0, "seat": orders.seat})
+    return turn
+
+
+def _indexes(state: State, orders: Orders, noun: str) -> list[int]:
+    seat = orders.seat
+    index = state.index
+    indexes: list[int] = []
+    for n, action in enumerate(orders.actions):
+        i = index.get(action.robot)
+        if i is None:
+            raise OrdersError("unknown_robot", f"There is no {noun.lower()} {action.robot!r}.", n)
+        robot = state.robots[i]
+        if robot.seat != seat:
+            raise OrdersError(
+                "not_your_robot", f"{noun} {action.robot} belongs to seat {robot.seat}.", n
+            )
+        if not robot.alive:
+            raise OrdersError("robot_destroyed", f"{noun} {action.robot} has been destroyed.", n)
+        if i in indexes:
+            raise OrdersError(
+                "duplicate_robot", f"{noun} {action.robot} is given two actions in one turn.", n
+            )
+        indexes.append(i)
+    return indexes
+
+
+def _needs_belief(state: State, orders: Orders) -> bool:
+    """Whether hidden shields could change how a later action of these orders fares."""
+    actions = orders.actions
+    if not any(a.type in WEAPON_ACTIONS for a in actions[:-1]):
+        return False
+    seat = orders.seat
     return any(r.shield and r.alive and r.seat != seat for r in state.robots)
 
 
-def _check_on_belief(
-    state: State, seat: int, first: Action, first_i: int, second: Action, second_i: int
-) -> None:
-    """Judge the second action on the board the seat believes in (no opponent shields)."""
-    belief = state.copy()
-    for k, r in enumerate(belief.robots):
-        if r.shield and r.seat != seat:
+def _run(
+    turn_class: type[TurnT], state: State, orders: Orders, indexes: list[int], *, lenient: bool
+) -> TurnT:
+    """Perform the actions in order; with `lenient`, one reality forbids is skipped."""
+    turn = turn_class(state)
+    robots = turn.state.robots
+    for n, (action, i) in enumerate(zip(orders.actions, indexes, strict=True)):
+        if not robots[i].alive:
+            turn.emit({"type": "skipped", "t_ms": turn.start, "duration_ms": 0,
+                       "robot": robots[i].id, "reason": "robot_destroyed"})  # fmt: skip
+            continue
+        try:
+            path = turn.check(action, i, n)
+        except OrdersError as error:
+            if not lenient:
+                raise
+            turn.emit({"type": "skipped", "t_ms": turn.start, "duration_ms": 0,
+                       "robot": robots[i].id, "reason": error.code})  # fmt: skip
+            continue
+        turn.perform(action, i, path)
+    return turn
+
+
+def masked(state: State, seat: int) -> State:
+    """The state as `seat` knows it: no opponent shields or deflects, no seed."""
+    known = state.copy()
+    known.seed = 0
+    for k, r in enumerate(known.robots):
+        if r.seat != seat and (r.shield or r.deflect is not None):
             plain = r.copy()
             plain.shield = False
             plain.deflect = None
-            belief.robots[k] = plain
-    turn = Turn(belief)
-    turn.perform(first, first_i, turn.check(first, first_i, 0))
-    if turn.state.robots[second_i].alive:
-        turn.check(second, second_i, 1)
+            known.robots[k] = plain
+    return known
 
 
 def _advance(state: State, events: list[Event], turn_ms: int) -> None:
@@ -457,13 +492,25 @@ def _advance(state: State, events: list[Event], turn_ms: int) -> None:
     elif state.clock_ms >= state.length_ms:
         state.termination = "clock"
     else:
-        seats = state.seats
-        k = seats.index(state.to_move) if state.to_move in seats else -1
-        for step in range(1, len(seats) + 1):
-            candidate = seats[(k + step) % len(seats)]
-            if candidate in living:
-                state.to_move = candidate
-                return
+        state.to_move = next_seat(state, living)
+        return
+    end_match(state, events, turn_ms, living)
+
+
+def next_seat(state: State, living: list[int]) -> int:
+    """The first seat after the one to move, in seat order, that still has robots."""
+    seats = state.seats
+    k = seats.index(state.to_move) if state.to_move in seats else -1
+    for step in range(1, len(seats) + 1):
+        candidate = seats[(k + step) % len(seats)]
+        if candidate in living:
+            return candidate
+    raise AssertionError("no living seat")  # the callers end the match before that
+
+
+def end_match(state: State, events: list[Event], turn_ms: int, living: list[int]) -> None:
+    """The match is over (its termination set): the last seat standing wins, else the
+    richest of those with robots left; a `match_over` event closes the timeline."""
     state.over = True
     state.to_move = None
     if len(living) == 1:

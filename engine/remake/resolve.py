@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.errors import OrdersError
 from engine.helium3 import resolve as h3
-from engine.helium3.board import DELTAS, cheb, route_blocked, shortest_path
+from engine.helium3.board import DELTAS
 from engine.remake import timing
 from engine.remake.orders import MISSILE_RANGE, MOVE_RANGE, MOVING, Action, Cell, Orders
 from engine.remake.state import State
@@ -20,38 +20,23 @@ from engine.remake.state import State
 Event = dict[str, Any]
 
 MINE_PER_CELL = 100
-WEAPON_OF = {"arm_missile": "missile", "arm_laser": "laser"}
-WEAPON_ACTIONS = frozenset({"fire_missile", "fire_laser", "kamikaze"})
+WEAPON_OF = h3.WEAPON_OF
 
 
 class Turn(h3.Turn):
     """One remake turn's working copy of the state, occupancy and timeline."""
 
+    noun = "Vehicle"
+    move_range = MOVE_RANGE
+    missile_range = MISSILE_RANGE
+
     def check(self, action: Action, i: int, n: int) -> list[Cell]:
-        """Raise unless the action is legal now; returns the path it will walk."""
-        robot = self.state.robots[i]
-        kind = action.type
-        if kind == "fire_missile":
-            if robot.armed != "missile":
-                raise OrdersError("not_armed", f"Vehicle {robot.id} has no missile armed.", n)
-            target = action.target
-            assert target is not None
-            if not self.on_board(target):
-                raise OrdersError("off_board", f"Target {list(target)} is off the board.", n)
-            d = cheb(robot.x, robot.y, target[0], target[1])
-            if not 1 <= d <= MISSILE_RANGE:
-                raise OrdersError(
-                    "out_of_range",
-                    f"A missile hits a cell 1 to {MISSILE_RANGE} cells away; "
-                    f"{list(target)} is {d} away.",
-                    n,
-                )
-            return []
-        if kind == "fire_laser":
-            if robot.armed != "laser":
-                raise OrdersError("not_armed", f"Vehicle {robot.id} has no laser armed.", n)
-            return []
-        if kind == "deflect":
+        """Raise unless the action is legal now; returns the path it will walk.
+
+        Helium 3's checks with the remake's ranges, and a deflect needs a raised shield.
+        """
+        if action.type == "deflect":
+            robot = self.state.robots[i]
             if not robot.shield:
                 raise OrdersError(
                     "not_shielded",
@@ -59,42 +44,7 @@ class Turn(h3.Turn):
                     n,
                 )
             return []
-        if kind == "kamikaze":
-            return []
-        return self.check_path(action, robot.x, robot.y, robot.facing, i, n)
-
-    def check_path(
-        self, action: Action, sx: int, sy: int, facing: str, i: int, n: int
-    ) -> list[Cell]:
-        reach = MOVE_RANGE[action.type]
-        dest = action.to if action.to is not None else (sx, sy)
-        if not self.on_board(dest):
-            raise OrdersError("off_board", f"Cell {list(dest)} is off the board.", n)
-        tx, ty = dest
-        d = cheb(sx, sy, tx, ty)
-        if d > reach:
-            raise OrdersError(
-                "out_of_range",
-                f"A {action.type} moves at most {reach} cells; {list(dest)} is {d} away.",
-                n,
-            )
-        w = self.width
-        other = self.occ.get(ty * w + tx)
-        if other is not None and other != i:
-            who = self.state.robots[other].id
-            raise OrdersError("occupied", f"Vehicle {who} stands on {list(dest)}.", n)
-        if action.path is not None:
-            return self.check_given_path(action.path, sx, sy, dest, i, n)
-        if d == 0:
-            return []
-        others = [c for c, j in self.occ.items() if j != i]
-        near = route_blocked(sx, sy, tx, ty, others, w)
-        path = shortest_path(sx, sy, tx, ty, facing, w, self.height, self.occ, reach, near)
-        if path is None:
-            raise OrdersError(
-                "blocked", f"No path of free cells {reach} steps long reaches {list(dest)}.", n
-            )
-        return path
+        return super().check(action, i, n)
 
     def perform(self, action: Action, i: int, path: list[Cell]) -> None:
         t = self.start
@@ -254,106 +204,31 @@ def resolve(state: State, orders: Orders) -> tuple[State, list[Event], int]:
     """Resolve one turn. Returns (new state, full events, turn length in ms).
 
     The caller has checked that the match runs, the seat is to move and the turn
-    number matches. Each action is checked on the board the previous ones left; an
-    illegal one rejects the whole turn. An action's legality never depends on what
-    the seat cannot see: when opponents' hidden shields could have changed what an
-    earlier weapon did, the orders are judged on the board the seat believes in,
-    and an action that reality then makes impossible is skipped instead.
+    number matches. The actions are performed as Helium 3 performs its own
+    (`h3.perform_orders`: each on the board the previous ones left, judged on what
+    the seat can see), by the remake's `Turn`.
     """
-    indexes = _indexes(state, orders)
-    on_belief = _needs_belief(state, orders)
-    if on_belief:
-        _run(masked(state, orders.seat), orders, indexes, lenient=False)
-    turn = _run(state, orders, indexes, lenient=on_belief)
-    if not turn.events:
-        turn.emit({"type": "pass", "t_ms": 0, "duration_ms": 0, "seat": orders.seat})
-    turn_ms = max(turn.end, timing.MIN_TURN_MS)
-    new = turn.state
+    new, events, turn_ms = h3.resolve_with(Turn, state, orders)
     assert isinstance(new, State)
-    new.turn += 1
-    new.clock_ms += turn_ms
-    advance(new, turn.events, turn_ms)
-    return new, turn.events, turn_ms
-
-
-def _indexes(state: State, orders: Orders) -> list[int]:
-    seat = orders.seat
-    index = state.index
-    indexes: list[int] = []
-    for n, action in enumerate(orders.actions):
-        i = index.get(action.robot)
-        if i is None:
-            raise OrdersError("unknown_robot", f"There is no vehicle {action.robot!r}.", n)
-        robot = state.robots[i]
-        if robot.seat != seat:
-            raise OrdersError(
-                "not_your_robot", f"Vehicle {action.robot} belongs to seat {robot.seat}.", n
-            )
-        if not robot.alive:
-            raise OrdersError("robot_destroyed", f"Vehicle {action.robot} has been destroyed.", n)
-        if i in indexes:
-            raise OrdersError(
-                "duplicate_robot", f"Vehicle {action.robot} is given two actions in one turn.", n
-            )
-        indexes.append(i)
-    return indexes
-
-
-def _needs_belief(state: State, orders: Orders) -> bool:
-    """Whether hidden shields could change how a later action of these orders fares."""
-    actions = orders.actions
-    if not any(a.type in WEAPON_ACTIONS for a in actions[:-1]):
-        return False
-    seat = orders.seat
-    return any(r.shield and r.alive and r.seat != seat for r in state.robots)
-
-
-def _run(state: State, orders: Orders, indexes: list[int], *, lenient: bool) -> Turn:
-    """Perform the actions in order; with `lenient`, one reality forbids is skipped."""
-    turn = Turn(state)
-    robots = turn.state.robots
-    for n, (action, i) in enumerate(zip(orders.actions, indexes, strict=True)):
-        if not robots[i].alive:
-            turn.emit({"type": "skipped", "t_ms": turn.start, "duration_ms": 0,
-                       "robot": robots[i].id, "reason": "robot_destroyed"})  # fmt: skip
-            continue
-        try:
-            path = turn.check(action, i, n)
-        except OrdersError as error:
-            if not lenient:
-                raise
-            turn.emit({"type": "skipped", "t_ms": turn.start, "duration_ms": 0,
-                       "robot": robots[i].id, "reason": error.code})  # fmt: skip
-            continue
-        turn.perform(action, i, path)
-    return turn
+    advance(new, events, turn_ms)
+    return new, events, turn_ms
 
 
 def masked(state: State, seat: int) -> State:
-    """The state as `seat` knows it: no opponents' shields or deflects, no seed."""
-    known = state.copy()
-    known.seed = 0
-    for k, r in enumerate(known.robots):
-        if r.seat != seat and (r.shield or r.deflect is not None):
-            plain = r.copy()
-            plain.shield = False
-            plain.deflect = None
-            known.robots[k] = plain
+    """The state as `seat` knows it (Helium 3's `masked`): no opponents' shields or
+    deflects, no seed."""
+    known = h3.masked(state, seat)
+    assert isinstance(known, State)
     return known
 
 
 def advance(state: State, events: list[Event], turn_ms: int) -> None:
     """Pass the move to the next seat with vehicles, counting rounds, or end the match."""
     living = state.living_seats()
-    seats = state.seats
     if len(living) <= 1:
         state.termination = "elimination"
     else:
-        k = seats.index(state.to_move) if state.to_move in seats else -1
-        for step in range(1, len(seats) + 1):
-            candidate = seats[(k + step) % len(seats)]
-            if candidate in living:
-                break
+        candidate = h3.next_seat(state, living)
         wraps = state.to_move is None or candidate <= state.to_move
         if not wraps:
             state.to_move = candidate
@@ -363,14 +238,4 @@ def advance(state: State, events: list[Event], turn_ms: int) -> None:
             state.to_move = candidate
             return
         state.termination = "rounds"
-    state.over = True
-    state.to_move = None
-    if len(living) == 1:
-        state.winners = living
-    elif living:
-        best = max(state.money[s] for s in living)
-        state.winners = [s for s in living if state.money[s] == best]
-    else:
-        state.winners = []
-    events.append({"type": "match_over", "t_ms": turn_ms, "duration_ms": 0,
-                   "winners": state.winners[:], "reason": state.termination})  # fmt: skip
+    h3.end_match(state, events, turn_ms, living)
