@@ -88,6 +88,7 @@ def test_while_the_board_plays_the_bots_turns_the_panel_shows_the_turn_on_the_bo
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     expect(page.get_by_text("your move")).to_be_visible()
     expect(page.get_by_label("Speed")).to_have_value("1")  # the default pace
+    before = panel_money(page)
     sent_at = time.monotonic()
     page.get_by_role("button", name="Send orders").click()
 
@@ -112,6 +113,8 @@ def test_while_the_board_plays_the_bots_turns_the_panel_shows_the_turn_on_the_bo
     turns = sorted({look["turn"] for look in looks})
     # The player's own turn 0 and the three bots' turns, in order, the last one seen on the board.
     assert turns == list(range(turns[0], 4)), turns
+    if looks[0]["turn"] == 0:  # the movie starts from the money the page showed before
+        assert looks[0]["money"] == before, (looks[0], before)
     # A round of three bot turns plays in seconds at 1x, not in a minute.
     assert played < 20, played
     print(f"four turns played in {played:.1f} s at 1x")
