@@ -156,8 +156,11 @@ def test_a_page_opened_after_the_bots_played_shows_their_turns_once(
     expect(page.get_by_label("Speed")).to_have_value("2")
     page.wait_for_function("() => !!window.helium3Now()", timeout=10_000, polling=20)
     expect(page.locator("#caption")).to_contain_text("Turn ")
-    settle_board(page)
+    # One Skip ends all of it (pressed inside the page, only while it plays).
+    page.evaluate("() => { if (window.helium3Now()) document.querySelector('#skip').click(); }")
     expect(page.locator("#board-wrap svg.board")).to_have_attribute("data-turn", "2")
+    expect(page.get_by_role("button", name="Skip")).to_be_disabled()
+    settle_board(page)
     assert page.evaluate(f"() => localStorage.getItem('{seen_key}')") == "2"
     expect(page.get_by_text("your move")).to_be_visible()
 

@@ -780,7 +780,7 @@
     planner.plan.push(a); writeRow(i, a);
     planner.robot = null; planner.kind = null; planner.cell = null;
     $("#kinds").replaceChildren(); $("#dirs").hidden = true;
-    if (i === 0) fetchAfter(a); else { planner.show(); help("Two actions planned. Review them below, then send your orders."); $("#bar-send").focus({preventScroll: true}); }
+    if (i === 0) fetchAfter(a); else { planner.show(); help("Two actions planned (listed under Your orders): send them, or step back."); $("#bar-send").focus({preventScroll: true}); }
   }
   function fetchAfter(a) {
     var url = page.dataset.hintsUrl + "?first=" + encodeURIComponent(JSON.stringify(a));
