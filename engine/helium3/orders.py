@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import OrdersError, ShapeError
@@ -38,6 +38,25 @@ _REQUIRED: dict[str, frozenset[str]] = {
     "fire_laser": frozenset({"direction"}),
 }
 ACTION_TYPES = tuple(MOVE_RANGE)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTable:
+    """A ruleset's actions: each type's reach, the fields it takes and needs, what its
+    pieces are called, and hints for a field given to the wrong type."""
+
+    move_range: dict[str, int]
+    fields: dict[str, frozenset[str]]
+    required: dict[str, frozenset[str]]
+    piece: str
+    hints: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return tuple(self.move_range)
+
+
+ACTIONS = ActionTable(MOVE_RANGE, _FIELDS, _REQUIRED, "robot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +106,10 @@ class Orders:
         return cls(head[0], head[1], actions)
 
 
-def parse_envelope(data: Any) -> tuple[int, int]:
-    """Check the orders object's own fields (not its actions); returns (seat, turn)."""
+def parse_envelope(data: Any, most: str = "two") -> tuple[int, int]:
+    """Check the orders object's own fields (not its actions); returns (seat, turn).
+
+    `most` says how many actions a turn takes at most."""
     if not isinstance(data, dict):
         raise ShapeError("bad_shape", "Orders must be a JSON object with seat, turn and actions.")
     for key in data:
@@ -100,15 +121,16 @@ def parse_envelope(data: Any) -> tuple[int, int]:
     if type(turn) is not int:
         raise ShapeError("bad_shape", "Orders need 'turn', the state's turn number.")
     if not isinstance(actions, list):
-        raise ShapeError("bad_shape", "Orders need 'actions', a list of up to two actions.")
+        raise ShapeError("bad_shape", f"Orders need 'actions', a list of up to {most} actions.")
     return seat, turn
 
 
-def check_count(actions: list[Any]) -> None:
-    if len(actions) > MAX_ACTIONS:
+def check_count(actions: list[Any], most: int = MAX_ACTIONS, each: str = "") -> None:
+    """Raise if there are more than `most` actions (`each` says who gets one)."""
+    if len(actions) > most:
         raise OrdersError(
             "too_many_actions",
-            f"A turn has at most {MAX_ACTIONS} actions; {len(actions)} were given.",
+            f"A turn has at most {most} actions{each}; {len(actions)} were given.",
         )
 
 
@@ -132,20 +154,31 @@ def _direction(value: Any, what: str, index: int) -> str:
 
 
 def parse_action(data: Any, index: int) -> Action:
+    return read_action(data, index, ACTIONS)
+
+
+def read_action(data: Any, index: int, table: ActionTable) -> Action:
+    """One action of the JSON orders, checked against a ruleset's action table."""
     if not isinstance(data, dict):
         raise ShapeError("bad_shape", "Each action must be a JSON object.", index)
     robot, kind = data.get("robot"), data.get("type")
     if not isinstance(robot, str):
-        raise ShapeError("bad_shape", "An action needs 'robot', a robot id such as \"1-1\".", index)
-    if not isinstance(kind, str) or kind not in MOVE_RANGE:  # a list or dict is unhashable
         raise ShapeError(
-            "bad_shape", f"An action's 'type' must be one of {', '.join(ACTION_TYPES)}.", index
+            "bad_shape", f"An action needs 'robot', a {table.piece} id such as \"1-1\".", index
         )
-    allowed = _FIELDS[kind]
+    move_range = table.move_range
+    if not isinstance(kind, str) or kind not in move_range:  # a list or dict is unhashable
+        raise ShapeError(
+            "bad_shape", f"An action's 'type' must be one of {', '.join(table.types)}.", index
+        )
+    allowed = table.fields[kind]
     for key in data:
         if key not in ("robot", "type") and key not in allowed:
-            raise ShapeError("bad_shape", f"A {kind} action has no field {str(key)[:40]!r}.", index)
-    for key in _REQUIRED.get(kind, ()):
+            extra = table.hints.get((kind, key), "")
+            raise ShapeError(
+                "bad_shape", f"A {kind} action has no field {str(key)[:40]!r}{extra}.", index
+            )
+    for key in table.required.get(kind, ()):
         if key not in data:
             raise ShapeError("bad_shape", f"A {kind} action needs '{key}'.", index)
     to = _cell(data["to"], "to", index) if "to" in data else None
@@ -154,7 +187,7 @@ def parse_action(data: Any, index: int) -> Action:
         raw = data["path"]
         if not isinstance(raw, list):
             raise ShapeError("bad_shape", "'path' must be a list of cells [x, y].", index)
-        reach = MOVE_RANGE[kind]
+        reach = move_range[kind]
         if len(raw) > reach:
             raise OrdersError(
                 "out_of_range",

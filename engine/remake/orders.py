@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import OrdersError, ShapeError
-from engine.helium3.orders import Action, Cell, Orders, _cell, _direction
+from engine.helium3 import orders as h3
+from engine.helium3.orders import Action, ActionTable, Cell, Orders
 
 __all__ = ["Action", "Cell", "Orders", "parse_envelope", "parse_action", "check_count"]
 
@@ -46,80 +46,29 @@ _REQUIRED: dict[str, frozenset[str]] = {
     "fire_laser": frozenset({"direction"}),
     "deflect": frozenset({"direction"}),
 }
+ACTIONS = ActionTable(
+    MOVE_RANGE,
+    _FIELDS,
+    _REQUIRED,
+    "vehicle",
+    {("shield", "deflect"): " (set a raised shield's direction with a later 'deflect' action)"},
+)
 
 
 def parse_envelope(data: Any) -> tuple[int, int, list[Any]]:
     """Check the orders object's own fields; returns (seat, turn, raw actions)."""
-    if not isinstance(data, dict):
-        raise ShapeError("bad_shape", "Orders must be a JSON object with seat, turn and actions.")
-    for key in data:
-        if key not in ("seat", "turn", "actions"):
-            raise ShapeError("bad_shape", f"Orders have an unknown field {str(key)[:40]!r}.")
-    seat, turn, actions = data.get("seat"), data.get("turn"), data.get("actions")
-    if type(seat) is not int:
-        raise ShapeError("bad_shape", "Orders need 'seat', the seat number you play.")
-    if type(turn) is not int:
-        raise ShapeError("bad_shape", "Orders need 'turn', the state's turn number.")
-    if not isinstance(actions, list):
-        raise ShapeError(
-            "bad_shape", f"Orders need 'actions', a list of up to {MAX_ACTIONS} actions."
-        )
-    return seat, turn, actions
+    seat, turn = h3.parse_envelope(data, most=str(MAX_ACTIONS))
+    return seat, turn, data["actions"]
 
 
 def check_count(actions: list[Any]) -> None:
-    if len(actions) > MAX_ACTIONS:
-        raise OrdersError(
-            "too_many_actions",
-            f"A turn has at most {MAX_ACTIONS} actions, one per vehicle; "
-            f"{len(actions)} were given.",
-        )
+    h3.check_count(actions, MAX_ACTIONS, ", one per vehicle")
 
 
 def parse_action(data: Any, index: int) -> Action:
-    if not isinstance(data, dict):
-        raise ShapeError("bad_shape", "Each action must be a JSON object.", index)
-    robot, kind = data.get("robot"), data.get("type")
-    if not isinstance(robot, str):
-        raise ShapeError(
-            "bad_shape", "An action needs 'robot', a vehicle id such as \"1-1\".", index
-        )
-    if not isinstance(kind, str) or kind not in MOVE_RANGE:
-        raise ShapeError(
-            "bad_shape", f"An action's 'type' must be one of {', '.join(ACTION_TYPES)}.", index
-        )
-    allowed = _FIELDS[kind]
-    for key in data:
-        if key not in ("robot", "type") and key not in allowed:
-            hint = " (set a raised shield's direction with a later 'deflect' action)"
-            extra = hint if kind == "shield" and key == "deflect" else ""
-            raise ShapeError(
-                "bad_shape", f"A {kind} action has no field {str(key)[:40]!r}{extra}.", index
-            )
-    for key in _REQUIRED.get(kind, ()):
-        if key not in data:
-            raise ShapeError("bad_shape", f"A {kind} action needs '{key}'.", index)
-    to = _cell(data["to"], "to", index) if "to" in data else None
-    path: tuple[Cell, ...] | None = None
-    if "path" in data:
-        raw = data["path"]
-        if not isinstance(raw, list):
-            raise ShapeError("bad_shape", "'path' must be a list of cells [x, y].", index)
-        reach = MOVE_RANGE[kind]
-        if len(raw) > reach:
-            raise OrdersError(
-                "out_of_range",
-                f"The path has {len(raw)} steps; a {kind} moves at most {reach}.",
-                index,
-            )
-        path = tuple(_cell(c, "path", index) for c in raw)
-        if path and to is not None and path[-1] != to:
-            raise ShapeError("bad_shape", "The path must end at 'to'.", index)
-        if to is None and path:
-            to = path[-1]
-    target = _cell(data["target"], "target", index) if "target" in data else None
-    direction = _direction(data["direction"], "direction", index) if "direction" in data else None
-    return Action(robot, kind, to, path, None, target, direction)
+    """Helium 3's action reader on the remake's table (a `deflect` field is refused
+    on every type, so no action carries one)."""
+    return h3.read_action(data, index, ACTIONS)
 
 
 def parse_orders(data: Any) -> Orders:
