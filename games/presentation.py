@@ -15,6 +15,7 @@ Using it::
     shown.length                              # how long a match usually lasts ("" unsaid)
     shown.board(view, caption="...")          # SafeString: the server-side SVG (or text)
     shown.lost(view)                          # pieces gone from the board, for the list beside it
+    shown.decided(final_view, names)          # one sentence: what decided a finished match
     shown.hints(view)                         # planner hints on the viewer's turn, else None
     shown.hints_after(view, [action, ...])    # hints after planned actions, or {"error": ...}
     shown.sentences(events)                   # one viewer's copy of a turn's events -> [str]
@@ -69,6 +70,12 @@ def _nothing_lost(view: dict[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
+def _who_won(final: dict[str, Any], names: dict[int, str]) -> str:
+    from games import records
+
+    return f"{records.winner_phrase(final, names)}."
+
+
 @dataclass(frozen=True, kw_only=True)
 class Presentation:
     """How the site shows one ruleset; see the module's docstring for each part.
@@ -95,6 +102,8 @@ class Presentation:
     hints: Callable[[dict[str, Any]], dict[str, Any] | None] = _no_hints
     hints_after: Callable[[dict[str, Any], list[Any]], dict[str, Any]] = _no_hints_after
     lost: Callable[[dict[str, Any]], list[dict[str, Any]]] = _nothing_lost
+    # decided(final view, {seat: name}) -> the sentence of what decided the match.
+    decided: Callable[[dict[str, Any], dict[int, str]], str] = _who_won
     orders_note: str = ""
     # The board's key beside it ("" none): what the shapes, colours and marks mean.
     legend_template: str = ""

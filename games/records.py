@@ -66,7 +66,7 @@ class Standing:
     tied: bool
     won: bool
     money: int
-    robots_left: int
+    robots_left: int | None  # None: the game has no robots (its view has none)
 
 
 def standings(final_state: dict[str, Any]) -> list[Standing]:
@@ -80,13 +80,20 @@ def standings(final_state: dict[str, Any]) -> list[Standing]:
     """
     winners = {int(s) for s in final_state.get("winners", [])}
     left = {int(p["seat"]): 0 for p in final_state["players"]}
-    for robot in final_state["robots"]:
+    robots = final_state.get("robots")
+    for robot in robots or ():
         if robot["alive"] and int(robot["seat"]) in left:
             left[int(robot["seat"])] += 1
-    money = {int(p["seat"]): int(p["money"]) for p in final_state["players"]}
+    # What the game ranks by: its `scores` when the state has them, else (Helium 3)
+    # each player's money.
+    scores = final_state.get("scores")
+    if isinstance(scores, dict):
+        money = {seat: int(scores.get(str(seat), 0)) for seat in left}
+    else:
+        money = {int(p["seat"]): int(p["money"]) for p in final_state["players"]}
 
     def key(seat: int) -> tuple[bool, int]:
-        return (left[seat] > 0, money[seat])
+        return (robots is None or left[seat] > 0, money[seat])
 
     order = sorted(money, key=lambda s: (key(s), -s), reverse=True)
     keys = [key(s) for s in order]
@@ -97,7 +104,7 @@ def standings(final_state: dict[str, Any]) -> list[Standing]:
             tied=keys.count(key(seat)) > 1,
             won=seat in winners,
             money=money[seat],
-            robots_left=left[seat],
+            robots_left=left[seat] if robots is not None else None,
         )
         for seat in order
     ]
@@ -149,26 +156,33 @@ def seat_names(seats: list[int], names: dict[int, str]) -> str:
     return f"Seat{'s' if len(parts) > 1 else ''} {joined}"
 
 
-def decided_by(final_state: dict[str, Any], names: dict[int, str] | None = None) -> str:
+def decided_by(
+    final_state: dict[str, Any],
+    names: dict[int, str] | None = None,
+    *,
+    noun: str = "robot",
+    when: str | None = None,
+    ended: str = "when the battle clock ran out",
+) -> str:
     """One sentence, from the final state, of what decided the match.
 
-    `names`: a name per seat ("alice", "bot miner") shown after its number.
+    `names`: a name per seat ("alice", "bot miner") shown after its number. A game
+    says what it calls its pieces (`noun`), when the match ended (`when`, by default
+    the battle clock's time) and how a match that ran its course ends (`ended`).
     """
     names = names or {}
     table = standings(final_state)
     winners = [s.seat for s in table if s.won]
-    at = mmss(int(final_state["clock_ms"]))
-    living = [s for s in table if s.robots_left > 0]
+    at = when or f"at {mmss(int(final_state['clock_ms']))} of the battle clock"
+    living = [s for s in table if (s.robots_left or 0) > 0]
     if not winners:
-        return f"Nobody won: no seat had robots left at {at} of the battle clock."
+        return f"Nobody won: no seat had {noun}s left {at}."
     who = seat_names(winners, names)
     elimination = final_state.get("termination") == "elimination" or len(living) <= 1
     if elimination:
-        left = table[0].robots_left
-        robots = "1 robot" if left == 1 else f"{left} robots"
-        return (
-            f"{who} won as the last seat with robots left ({robots}), at {at} of the battle clock."
-        )
+        left = table[0].robots_left or 0
+        robots = f"1 {noun}" if left == 1 else f"{left} {noun}s"
+        return f"{who} won as the last seat with {noun}s left ({robots}), {at}."
     best = table[0].money
     behind = [s for s in living if not s.won]
     richer = [s for s in table if s.robots_left == 0 and s.money > best]
@@ -178,11 +192,11 @@ def decided_by(final_state: dict[str, Any], names: dict[int, str] | None = None)
         sentence = f"{who} shared the win on money: {best:,} each"
     if behind:
         sentence += f" to {behind[0].money:,}"
-    sentence += " when the battle clock ran out."
+    sentence += f" {ended}."
     if richer:
         them = seat_names([s.seat for s in richer], names)
         had = "had" if len(richer) == 1 else "each had"
-        sentence += f" {them} {had} more money but no robots left."
+        sentence += f" {them} {had} more money but no {noun}s left."
     return sentence
 
 

@@ -345,10 +345,13 @@ def match_replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
     initial = {**match.initial_state, "viewer": None}
     final = match.state
     labels = {s.number: s.label for s in seats}
+    # What the game ranks by (Helium 3: each player's money), from the engine.
+    scores = engine.scores(final)
     players = [
-        {"seat": p["seat"], "who": labels.get(p["seat"], "?"), "money": p["money"]}
+        {"seat": p["seat"], "who": labels.get(p["seat"], "?"), "money": scores.get(str(p["seat"]))}
         for p in final["players"]
     ]
+    length_ms = int(final.get("clock_ms", 0))
     return render(
         request,
         "games/replay.html",
@@ -357,8 +360,8 @@ def match_replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "board": shown.board(initial, caption=f"Match {match.pk}, replayed"),
             "players": players,
             "winners": final.get("winners", []),
-            "length_ms": final["clock_ms"],
-            "length_text": clock_text(final["clock_ms"]),
+            "length_ms": length_ms,
+            "length_text": clock_text(length_ms),
             "turns": final["turn"],
             "turn_ms": list(
                 Resolution.objects.filter(match=match)

@@ -10,7 +10,8 @@ from typing import Any
 
 from django import template
 
-from games import records
+import engine
+from games import presentation, records
 from games.models import Match, Seat
 
 register = template.Library()
@@ -34,7 +35,7 @@ class ResultRow:
     won: bool
     me: bool
     money: str  # "1,240", as the sentence writes it
-    robots_left: int
+    robots_left: int | None  # None: the game has no robots
     robots_destroyed: int | None
     robots_lost: int | None
     mined: int | None
@@ -42,7 +43,10 @@ class ResultRow:
     @property
     def detail(self) -> str:
         """The seat's robots and helium in a line: "Robots: 1 left, 3 destroyed,
-        4 lost · 20 helium mined" (a record not stored says less)."""
+        4 lost · 20 helium mined" (a record not stored says less; a game without
+        robots says nothing)."""
+        if self.robots_left is None:
+            return ""
         robots = [f"{self.robots_left} left"]
         if self.robots_destroyed is not None:
             robots.append(f"{self.robots_destroyed} destroyed")
@@ -93,7 +97,7 @@ def match_results(view: dict[str, Any], seats: list[Seat], viewer: Seat | None) 
         )
     return Results(
         rows=rows,
-        decided=records.decided_by(view, names),
+        decided=presentation.get(view.get("ruleset", engine.rulesets.DEFAULT)).decided(view, names),
         mine=mine,
         bots=any(s.bot for s in seats),
         others=[

@@ -11,6 +11,7 @@ from django.utils.safestring import SafeString
 import engine
 from engine.errors import OrdersError
 from engine.helium3 import orders, timing
+from games import records
 from games.play.helium3 import board, hints, rules, sentences
 from games.play.helium3.forms import OrdersForm
 from games.presentation import Presentation
@@ -56,6 +57,7 @@ PRESENTATION = Presentation(
     "battle clock runs out. Two actions a turn: mine, arm, shield in secret, fire.",
     board=board.render_board,
     lost=board.destroyed_robots,
+    decided=records.decided_by,
     hints=planner_hints,
     hints_after=planner_hints_after,
     sentences=sentences.describe_events,

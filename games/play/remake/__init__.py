@@ -5,11 +5,13 @@ five actions a turn (one per vehicle) in the planner's hints and the plain form,
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from django.utils.safestring import SafeString
 
 import engine
 from engine.remake import orders
+from games import records
 from games.play.helium3 import TIMING
 from games.play.remake import board, hints, rules, sentences
 from games.play.remake.forms import OrdersForm
@@ -24,6 +26,17 @@ def picture() -> SafeString:
     )
 
 
+def decided(final: dict[str, Any], names: dict[int, str]) -> str:
+    """What decided a remake match: its vehicles, its rounds."""
+    return records.decided_by(
+        final,
+        names,
+        noun="vehicle",
+        when=f"in round {final.get('round')} of {final.get('rounds')}",
+        ended="after the last round",
+    )
+
+
 PRESENTATION = Presentation(
     name="helium3-remake",
     title=engine.ruleset("helium3-remake").title,
@@ -32,6 +45,7 @@ PRESENTATION = Presentation(
     "after the last round wins.",
     board=board.board,
     lost=board.destroyed_robots,
+    decided=decided,
     hints=hints.planner_hints,
     hints_after=hints.hints_after,
     sentences=sentences.sentences,

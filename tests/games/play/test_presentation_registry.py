@@ -95,3 +95,26 @@ def test_a_game_without_a_presentation_is_played_through_its_json_orders(
     assert Resolution.objects.get(match=nim_match, turn_number=0).orders["actions"] == [{"take": 2}]
     watched = client_for(spectator).get(url).content.decode()
     assert "<dt>pile</dt><dd><code>10</code>" in watched and "Took: n 2." in watched
+
+
+@pytest.mark.django_db
+def test_a_finished_game_without_a_presentation_replays_and_shows_its_movies(
+    nim_match, player, opponent, spectator
+):
+    users = {1: player, 2: opponent}
+    while nim_match.status != Match.Status.FINISHED:
+        seat = nim_match.state["to_move"]
+        services.orders_submit(
+            match_id=nim_match.pk,
+            user=users[seat],
+            turn=nim_match.state["turn"],
+            orders={"actions": [{"take": 3}]},
+        )
+        drain(nim_match, emails=False)
+    watcher = client_for(spectator)
+    replay = watcher.get(reverse("games:match-replay-page", args=[nim_match.pk]))
+    assert replay.status_code == 200 and '<div class="board-text">' in replay.content.decode()
+    movie = watcher.get(reverse("games:match-turn-movie", args=[nim_match.pk, 0]))
+    assert movie.status_code == 200 and "Took: n 3." in movie.content.decode()
+    page = watcher.get(reverse("games:match-detail", args=[nim_match.pk]))
+    assert page.status_code == 200
