@@ -24,9 +24,13 @@ def archive_matches(
     since: date | None = None,
     until: date | None = None,
     bots: str = "",
+    ruleset: str = "",
 ) -> QuerySet[Match]:
-    """Finished matches, newest first. `bots`: "yes" with a built-in bot, "no" without."""
+    """Finished matches, newest first. `bots`: "yes" with a built-in bot, "no" without;
+    `ruleset`: of that game only."""
     matches = watchable_matches(viewer).filter(status=Match.Status.FINISHED)
+    if ruleset:
+        matches = matches.filter(ruleset=ruleset)
     if player:
         matches = matches.filter(
             Exists(Seat.objects.filter(match=OuterRef("pk"), user__username__iexact=player))
@@ -73,6 +77,44 @@ def player_record(viewer: User | AnonymousUser, player: User) -> PlayerRecord:
         robots_lost=Sum("robots_lost", default=0),
     )
     return PlayerRecord(**{key: int(value or 0) for key, value in totals.items()})
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A player's totals in one game."""
+
+    ruleset: str
+    record: PlayerRecord
+
+
+def player_records_by_game(viewer: User | AnonymousUser, player: User) -> list[GameRecord]:
+    """The player's totals per game over the finished matches the viewer may see, the
+    game played most first (one query)."""
+    rows = (
+        Seat.objects.filter(
+            user=player,
+            match__status=Match.Status.FINISHED,
+            match__in=watchable_matches(viewer),
+        )
+        .values("match__ruleset")
+        .annotate(
+            played=Count("pk"),
+            won=Count("pk", filter=Q(won=True)),
+            mined=Sum("mined", default=0),
+            money=Sum("final_money", default=0),
+            robots_destroyed=Sum("robots_destroyed", default=0),
+            robots_lost=Sum("robots_lost", default=0),
+        )
+        .order_by("-played", "match__ruleset")
+    )
+    fields = ("played", "won", "mined", "money", "robots_destroyed", "robots_lost")
+    return [
+        GameRecord(
+            ruleset=str(row["match__ruleset"]),
+            record=PlayerRecord(**{key: int(row[key] or 0) for key in fields}),  # type: ignore[literal-required]
+        )
+        for row in rows
+    ]
 
 
 def player_recent_seats(viewer: User | AnonymousUser, player: User, limit: int = 20) -> list[Seat]:

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import engine
+from games import catalog
 from games.models import Notification, NotificationKind, Resolution, Seat
 
 # Largest first: (seconds in the unit, its name).
@@ -85,6 +86,7 @@ def render_notification(row: Notification) -> EmailMultiAlternatives:
     context = {
         "user": row.user,
         "match": row.match,
+        "game": catalog.title(row.match.ruleset),
         "kind": row.kind,
         "kind_label": row.get_kind_display(),
         "turn_number": row.turn_number,
@@ -109,7 +111,7 @@ def render_notification(row: Notification) -> EmailMultiAlternatives:
     text = render_to_string(f"{base}.txt", context)
     html = render_to_string(f"{base}.html", context)
     message = EmailMultiAlternatives(
-        subject=f"[Helium 3] {subject}",
+        subject=f"[{context['game']}] {subject}",  # the game's name: "[Helium 3 remake] ..."
         body=text,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[row.user.email],

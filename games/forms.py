@@ -282,4 +282,10 @@ class ArchiveFilterForm(forms.Form):
     until = forms.DateField(
         label="to", required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+    game = forms.ChoiceField(label="Game", required=False)
     bots = forms.ChoiceField(label="Bots", required=False, choices=BOTS_CHOICES)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        games = [(name, catalog.title(name)) for name in catalog.names()]
+        self.fields["game"].choices = [("", "Every game"), *games]  # type: ignore[attr-defined]

@@ -25,6 +25,7 @@ def archive_list(request: HttpRequest) -> HttpResponse:
         since=filters.get("since"),
         until=filters.get("until"),
         bots=filters.get("bots") or "",
+        ruleset=filters.get("game") or "",
     )
     page = Paginator(matches, ARCHIVE_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
@@ -45,6 +46,7 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
         {
             "player": player,
             "record": archive.player_record(request.user, player),
+            "by_game": archive.player_records_by_game(request.user, player),
             "recent": archive.player_recent_seats(request.user, player),
         },
     )
