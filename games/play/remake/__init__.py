@@ -10,9 +10,8 @@ from typing import Any
 from django.utils.safestring import SafeString
 
 import engine
-from engine.remake import orders
+from engine.remake import orders, timing
 from games import records
-from games.play.helium3 import TIMING
 from games.play.remake import board, hints, rules, sentences
 from games.play.remake.forms import OrdersForm
 from games.presentation import Presentation
@@ -24,6 +23,16 @@ def picture() -> SafeString:
     return board.picture_of(
         engine.view(engine.new_game(seed=1, seats=4, ruleset="helium3-remake"), None)
     )
+
+
+# The engine's constants the board script needs to split an event into its phases.
+TIMING = {
+    "MISSILE_CELL_MS": timing.MISSILE_CELL_MS,
+    "BLAST_MS": timing.BLAST_MS,
+    "LASER_CELL_MS": timing.LASER_CELL_MS,
+    "KAMIKAZE_MS": timing.KAMIKAZE_MS,
+    "MIN_TURN_MS": timing.MIN_TURN_MS,
+}
 
 
 def decided(final: dict[str, Any], names: dict[int, str]) -> str:

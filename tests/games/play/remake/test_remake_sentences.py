@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import engine
+from engine.helium3 import resolve as helium3_resolve
 from engine.remake import resolve
 from games import presentation
 from games.play.remake.sentences import SKIP_REASONS
@@ -148,10 +149,11 @@ def test_a_deflect_whose_shield_a_hidden_shield_let_be_spent_is_skipped_as_not_s
 
 
 def test_every_skip_reason_the_engine_can_give_has_its_words():
-    # The codes a remake action can be refused with (resolve.Turn.check), and the one
-    # for a vehicle destroyed earlier in the turn.
-    source = inspect.getsource(resolve.Turn)
+    # The codes a remake action can be refused with (the remake's Turn and the turn
+    # driver it shares with Helium 3), and the one for a vehicle destroyed earlier.
+    source = inspect.getsource(resolve.Turn) + inspect.getsource(helium3_resolve.Turn)
     codes = set(re.findall(r'OrdersError\(\s*"([a-z_]+)"', source)) | {"robot_destroyed"}
+    assert {"not_shielded", "not_armed", "out_of_range", "blocked"} <= codes
     assert codes <= set(SKIP_REASONS), codes - set(SKIP_REASONS)
     for code in codes:
         event = {"type": "skipped", "t_ms": 0, "duration_ms": 0, "robot": "1-1", "reason": code}
