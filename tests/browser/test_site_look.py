@@ -123,11 +123,11 @@ def test_the_badge_and_the_tab_title_count_the_matches_waiting_and_the_poll_upda
     # brings the new count, and the tab title follows.
     theirs = table["theirs"]
     page.goto(f"{base}/matches/{theirs.pk}/")
-    expect(page).to_have_title(re.compile(r"^\(2\) Match \d+: Friendly"))
+    expect(page).to_have_title(re.compile(r"^\(2\) Match \d+ · Helium 3: Friendly"))
     services.orders_submit(match_id=theirs.pk, user=table["bob"], turn=0, actions=[])
     drain(theirs, emails=False)
     expect(page.locator("#move-badge [aria-hidden=true]")).to_have_text("3", timeout=15_000)
-    expect(page).to_have_title(re.compile(r"^\(3\) Match \d+: Friendly"))
+    expect(page).to_have_title(re.compile(r"^\(3\) Match \d+ · Helium 3: Friendly"))
     page.context.close()
 
     # bob, with nothing waiting for him, has no count at all.
