@@ -20,17 +20,18 @@ SMALL_CENTRE, SMALL_OUTER = 750, 350
 MIN_SPAWN_DISTANCE = 5
 
 
-def _allowed_centres() -> tuple[tuple[int, int], ...]:
+def allowed_centres(min_distance: int) -> tuple[tuple[int, int], ...]:
+    """The cells at least `min_distance` from every spawn, in row order."""
     spawns = [cell for cells in SPAWNS.values() for cell in cells]
     return tuple(
         (x, y)
         for y in range(HEIGHT)
         for x in range(WIDTH)
-        if all(cheb(x, y, sx, sy) >= MIN_SPAWN_DISTANCE for sx, sy in spawns)
+        if all(cheb(x, y, sx, sy) >= min_distance for sx, sy in spawns)
     )
 
 
-ALLOWED_CENTRES = _allowed_centres()
+ALLOWED_CENTRES = allowed_centres(MIN_SPAWN_DISTANCE)
 """Cells a deposit's centre may take, in row order (the same for every seed)."""
 
 

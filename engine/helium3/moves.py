@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from engine.helium3.board import DELTAS, DIRECTIONS
-from engine.helium3.orders import MISSILE_RANGE, MOVE_RANGE, Action, Cell
+from engine.helium3.orders import MISSILE_RANGE, Action, Cell
 from engine.helium3.resolve import Turn
 from engine.helium3.state import Robot, State
 
@@ -43,8 +43,8 @@ def action_kinds(robot: Robot) -> list[str]:
     return kinds
 
 
-def missile_targets(state: State, robot: Robot) -> list[Cell]:
-    r = MISSILE_RANGE
+def missile_targets(state: State, robot: Robot, r: int = MISSILE_RANGE) -> list[Cell]:
+    """The cells a missile of range `r` from robot can hit."""
     return [
         (x, y)
         for y in range(max(0, robot.y - r), min(state.height, robot.y + r + 1))
@@ -54,7 +54,8 @@ def missile_targets(state: State, robot: Robot) -> list[Cell]:
 
 
 def destinations(turn: Turn, robot: Robot, kind: str) -> list[Cell]:
-    return list(reachable(turn, robot, MOVE_RANGE[kind]))
+    """Where a `kind` action can take robot, at the turn's ruleset's range."""
+    return list(reachable(turn, robot, turn.move_range[kind]))
 
 
 def simple_action(

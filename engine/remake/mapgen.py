@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine.helium3.board import cheb
-from engine.helium3.mapgen import HEIGHT, SPAWNS, WIDTH
+from engine.helium3.mapgen import HEIGHT, WIDTH, allowed_centres
 
 MIN_HOTSPOTS, MAX_HOTSPOTS = 7, 10
 GRAINS, GRAIN = 30, 100
@@ -13,17 +12,7 @@ SPREAD = 2
 MIN_SPAWN_DISTANCE = 4
 
 
-def _allowed_centres() -> tuple[tuple[int, int], ...]:
-    spawns = [cell for cells in SPAWNS.values() for cell in cells]
-    return tuple(
-        (x, y)
-        for y in range(HEIGHT)
-        for x in range(WIDTH)
-        if all(cheb(x, y, sx, sy) >= MIN_SPAWN_DISTANCE for sx, sy in spawns)
-    )
-
-
-ALLOWED_CENTRES = _allowed_centres()
+ALLOWED_CENTRES = allowed_centres(MIN_SPAWN_DISTANCE)
 """Cells a hotspot's centre may take (distance >= 4 from all twenty spawns), row order."""
 
 

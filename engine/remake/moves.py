@@ -2,41 +2,25 @@
 
 from __future__ import annotations
 
+from engine.helium3 import moves as h3
 from engine.helium3.board import DIRECTIONS
-from engine.helium3.moves import reachable
+from engine.helium3.moves import destinations, reachable
 from engine.helium3.state import Robot, State
-from engine.remake.orders import MISSILE_RANGE, MOVE_RANGE, MOVING, Action, Cell
-from engine.remake.resolve import Turn
+from engine.remake.orders import MISSILE_RANGE, Action, Cell
 
 __all__ = ["action_kinds", "destinations", "missile_targets", "reachable", "simple_action"]
 
 
 def action_kinds(robot: Robot) -> list[str]:
-    """The action types the vehicle may take now (fire with the weapon armed, deflect
-    with the shield up)."""
-    kinds = list(MOVING)
-    if robot.armed == "missile":
-        kinds.append("fire_missile")
-    if robot.armed == "laser":
-        kinds.append("fire_laser")
+    """Helium 3's action types the vehicle may take now, and deflect with the shield up."""
+    kinds = h3.action_kinds(robot)
     if robot.shield:
-        kinds.append("deflect")
-    kinds.append("kamikaze")
+        kinds.insert(-1, "deflect")  # before kamikaze
     return kinds
 
 
 def missile_targets(state: State, robot: Robot) -> list[Cell]:
-    r = MISSILE_RANGE
-    return [
-        (x, y)
-        for y in range(max(0, robot.y - r), min(state.height, robot.y + r + 1))
-        for x in range(max(0, robot.x - r), min(state.width, robot.x + r + 1))
-        if (x, y) != (robot.x, robot.y)
-    ]
-
-
-def destinations(turn: Turn, robot: Robot, kind: str) -> list[Cell]:
-    return list(reachable(turn, robot, MOVE_RANGE[kind]))
+    return h3.missile_targets(state, robot, MISSILE_RANGE)
 
 
 def simple_action(
