@@ -13,24 +13,18 @@ from engine.helium3.orders import Orders, check_count, parse_action, parse_envel
 from engine.helium3.resolve import Event, masked, resolve
 from engine.helium3.state import Robot, State
 
-__all__ = ["bot_rng", "check_to_move", "check_turn", "masked", "new_state", "play"]
+__all__ = [
+    "bot_rng", "check_to_move", "check_turn", "masked", "new_state", "play", "starting_robots",
+]  # fmt: skip
 
 DEFAULT_LENGTH_MS = 600_000
 
 
 def new_state(seed: int, seats: int = 4, length_ms: int = DEFAULT_LENGTH_MS) -> State:
     """A fresh match: the seed's map, five inactive robots in an L in each seat's corner."""
-    if type(seed) is not int:
-        raise ShapeError("bad_shape", "The seed must be an integer.")
-    if seats not in SEATS_FOR:
-        raise ShapeError("bad_shape", "A match has 2, 3 or 4 seats.")
+    robots = starting_robots(seed, seats)
     if type(length_ms) is not int or length_ms < 1:
         raise ShapeError("bad_shape", "The battle length must be a positive number of ms.")
-    robots = [
-        Robot(id=f"{s}-{n}", seat=s, x=x, y=y, facing=FACING[s])
-        for s in SEATS_FOR[seats]
-        for n, (x, y) in enumerate(SPAWNS[s], start=1)
-    ]
     return State(
         seed=seed,
         width=WIDTH,
@@ -40,6 +34,20 @@ def new_state(seed: int, seats: int = 4, length_ms: int = DEFAULT_LENGTH_MS) -> 
         robots=robots,
         length_ms=length_ms,
     )
+
+
+def starting_robots(seed: int, seats: int, *, active: bool = False) -> list[Robot]:
+    """Five robots in an L in each seat's corner, once the seed is an integer and
+    there are 2, 3 or 4 seats."""
+    if type(seed) is not int:
+        raise ShapeError("bad_shape", "The seed must be an integer.")
+    if seats not in SEATS_FOR:
+        raise ShapeError("bad_shape", "A match has 2, 3 or 4 seats.")
+    return [
+        Robot(id=f"{s}-{n}", seat=s, x=x, y=y, facing=FACING[s], active=active)
+        for s in SEATS_FOR[seats]
+        for n, (x, y) in enumerate(SPAWNS[s], start=1)
+    ]
 
 
 def parse_orders(state: State, data: Any) -> Orders:
@@ -95,9 +103,7 @@ def apply(state: Any, orders: Any) -> Applied:
 
 
 def view(state: Any, seat: int | None) -> dict[str, Any]:
-    current = State.from_json(state)
-    fog.check_viewer(seat, current.seats)
-    return fog.view_of(current.to_json(), seat)
+    return fog.seat_view(State.from_json(state), seat)
 
 
 def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:

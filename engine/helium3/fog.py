@@ -7,9 +7,12 @@ seed while the match runs. Templates and API code render views, never filter.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import ShapeError
+
+if TYPE_CHECKING:
+    from engine.helium3.state import State
 
 Event = dict[str, Any]
 
@@ -17,6 +20,12 @@ Event = dict[str, Any]
 def check_viewer(seat: int | None, seats: list[int]) -> None:
     if seat is not None and (type(seat) is not int or seat not in seats):
         raise ShapeError("bad_shape", f"Seat {seat!r} does not play in this match.")
+
+
+def seat_view(current: State, seat: int | None) -> dict[str, Any]:
+    """Seat `seat`'s view (None: a spectator) of a parsed state, of any variant."""
+    check_viewer(seat, current.seats)
+    return view_of(current.to_json(), seat)
 
 
 def view_of(full: dict[str, Any], seat: int | None) -> dict[str, Any]:

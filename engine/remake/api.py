@@ -7,30 +7,24 @@ from typing import Any
 
 from engine.core import Applied
 from engine.errors import OrdersError, ShapeError
-from engine.helium3.mapgen import FACING, HEIGHT, SEATS_FOR, SPAWNS, WIDTH
+from engine.helium3 import api as h3
+from engine.helium3.api import check_turn, starting_robots
+from engine.helium3.mapgen import HEIGHT, SEATS_FOR, WIDTH
 from engine.remake.fog import events_view, view
 from engine.remake.mapgen import generate_helium
 from engine.remake.orders import Orders, parse_orders
 from engine.remake.resolve import Event, masked, resolve
-from engine.remake.state import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS, Robot, State
+from engine.remake.state import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS, State
 
 __all__ = ["bot_rng", "events_view", "masked", "new_state", "play", "view"]
 
 
 def new_state(seed: int, seats: int = 4, rounds: int = DEFAULT_ROUNDS) -> State:
     """A fresh match: the seed's helium, five vehicles in an L in each seat's corner."""
-    if type(seed) is not int:
-        raise ShapeError("bad_shape", "The seed must be an integer.")
-    if seats not in SEATS_FOR:
-        raise ShapeError("bad_shape", "A match has 2, 3 or 4 seats.")
+    # No inactive immunity: every vehicle is in play (`active`) from the start.
+    robots = starting_robots(seed, seats, active=True)
     if type(rounds) is not int or not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
         raise ShapeError("bad_shape", f"A match lasts {MIN_ROUNDS} to {MAX_ROUNDS} rounds.")
-    # No inactive immunity: every vehicle is in play (`active`) from the start.
-    robots = [
-        Robot(id=f"{s}-{n}", seat=s, x=x, y=y, facing=FACING[s], active=True)
-        for s in SEATS_FOR[seats]
-        for n, (x, y) in enumerate(SPAWNS[s], start=1)
-    ]
     return State(
         seed=seed,
         width=WIDTH,
@@ -43,20 +37,9 @@ def new_state(seed: int, seats: int = 4, rounds: int = DEFAULT_ROUNDS) -> State:
     )
 
 
-def _check_turn(state: State, seat: int, turn: int) -> None:
-    if state.over:
-        raise OrdersError("match_over", "The match is over; no more orders are taken.")
-    if seat != state.to_move:
-        raise OrdersError("not_your_turn", f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
-    if turn != state.turn:
-        raise OrdersError(
-            "stale_turn", f"These orders are for turn {turn}; the match is at turn {state.turn}."
-        )
-
-
 def play(state: State, orders: Orders) -> tuple[State, list[Event], int]:
     """Resolve typed orders on a typed state (the fast path used by bots and benches)."""
-    _check_turn(state, orders.seat, orders.turn)
+    check_turn(state, orders.seat, orders.turn)
     return resolve(state, orders)
 
 
@@ -65,13 +48,13 @@ def read_orders(state: State, data: Any) -> Orders:
     if state.over:
         raise OrdersError("match_over", "The match is over; no more orders are taken.")
     orders = parse_orders(data)
-    _check_turn(state, orders.seat, orders.turn)
+    check_turn(state, orders.seat, orders.turn)
     return orders
 
 
 def bot_rng(name: str, state: State, seat: int) -> random.Random:
     """A bot's randomness: fixed by the match seed, the turn and the seat."""
-    return random.Random(f"remake:{name}:{state.seed}:{state.turn}:{seat}")
+    return h3.bot_rng(f"remake:{name}", state, seat)
 
 
 # -- the ruleset interface, on protocol JSON ----------------------------------------------

@@ -9,17 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.helium3 import fog
+from engine.helium3.fog import events_view, seat_view
 from engine.remake.state import State
 
-Event = dict[str, Any]
+__all__ = ["events_view", "view"]
 
 
 def view(state: Any, seat: int | None) -> dict[str, Any]:
-    current = State.from_json(state)
-    fog.check_viewer(seat, current.seats)
-    return fog.view_of(current.to_json(), seat)
-
-
-def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:
-    return fog.events_view(events, seat, over=over)
+    return seat_view(State.from_json(state), seat)
