@@ -3,12 +3,12 @@ knows (`api.masked`) and randomness fixed by the match seed (`api.bot_rng`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from random import Random
-from typing import Any
+from typing import Any, TypeVar
 
-from engine.errors import OrdersError, ShapeError
-from engine.helium3.api import bot_rng, masked
+from engine.errors import ShapeError
+from engine.helium3.api import bot_rng, check_to_move, masked
 from engine.helium3.bots import fighter, miner, random_bot
 from engine.helium3.orders import Orders
 from engine.helium3.state import State
@@ -41,14 +41,20 @@ def description(name: str) -> str:
 
 def choose(name: str, state: State, seat: int) -> Orders:
     """Orders from bot `name` for `seat`, which must be the seat to move."""
-    bot = BOTS.get(name)
+    bot = ready(BOTS, name, state, seat)
+    return bot(masked(state, seat), seat, bot_rng(name, state, seat))
+
+
+B = TypeVar("B")
+
+
+def ready(bots: Mapping[str, B], name: str, state: State, seat: int) -> B:
+    """The bot called `name` among a ruleset's `bots`, once it may play for `seat`."""
+    bot = bots.get(name)
     if bot is None:
         raise ShapeError("bad_shape", f"There is no built-in bot called {name[:40]!r}.")
-    if state.over:
-        raise OrdersError("match_over", "The match is over; no more orders are taken.")
-    if seat != state.to_move:
-        raise OrdersError("not_your_turn", f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
-    return bot(masked(state, seat), seat, bot_rng(name, state, seat))
+    check_to_move(state, seat)
+    return bot
 
 
 def bot_orders(name: str, state: Any, seat: int) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from engine.errors import OrdersError, ShapeError
+from engine.helium3.bots import ready
 from engine.remake.api import bot_rng, masked
 from engine.remake.bots import prospector, random_bot
 from engine.remake.orders import Orders
@@ -36,13 +36,7 @@ def description(name: str) -> str:
 
 def choose(name: str, state: State, seat: int) -> Orders:
     """Orders from bot `name` for `seat`, which must be the seat to move."""
-    bot = BOTS.get(name)
-    if bot is None:
-        raise ShapeError("bad_shape", f"There is no built-in bot called {name[:40]!r}.")
-    if state.over:
-        raise OrdersError("match_over", "The match is over; no more orders are taken.")
-    if seat != state.to_move:
-        raise OrdersError("not_your_turn", f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
+    bot = ready(BOTS, name, state, seat)
     return bot(masked(state, seat), seat, bot_rng(name, state, seat))
 
 

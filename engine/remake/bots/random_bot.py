@@ -10,6 +10,7 @@ from __future__ import annotations
 from random import Random
 
 from engine.helium3.board import DIRECTIONS
+from engine.helium3.bots.random_bot import random_orders
 from engine.remake.moves import action_kinds, destinations, missile_targets, simple_action
 from engine.remake.orders import Action, Orders
 from engine.remake.resolve import Turn
@@ -17,18 +18,7 @@ from engine.remake.state import State
 
 
 def choose(state: State, seat: int, rng: Random) -> Orders:
-    mine = [r.id for r in state.robots if r.seat == seat and r.alive]
-    chosen = rng.sample(mine, rng.randint(0, len(mine)))
-    turn = Turn(state)
-    actions: list[Action] = []
-    for robot_id in chosen:
-        i = turn.index[robot_id]
-        if not turn.state.robots[i].alive:
-            continue
-        action = random_action(turn, i, rng)
-        turn.perform(action, i, turn.check(action, i, len(actions)))
-        actions.append(action)
-    return Orders(seat, state.turn, tuple(actions))
+    return random_orders(Turn(state), seat, None, rng, random_action)
 
 
 def random_action(turn: Turn, i: int, rng: Random) -> Action:
