@@ -249,3 +249,47 @@ def test_planning_a_turn_never_moves_the_page_and_fits_a_phone(
     settle_board(page)
     expect(page.locator("#history")).to_contain_text("Robot 1-3 moved")
     assert not errors, errors
+
+
+def test_the_last_turns_of_a_match_that_ended_away_play_before_the_result(
+    live_server: Any, celery_worker: Any, page: Page
+) -> None:
+    from site_support import drain
+
+    from games import services
+    from games.models import Match
+
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    player = log_in(page, live_server.url, "absent")
+    match = services.match_create(
+        creator=player, seat_count=2, turn_seconds=3600, bots=["fighter"], length_ms=60_000
+    )
+    url = f"{live_server.url}/matches/{match.pk}/"
+    page.goto(url)
+    expect(page.get_by_text("your move")).to_be_visible()
+    page.goto(f"{live_server.url}/")
+
+    # The player passes to the end from elsewhere.
+    for _ in range(200):
+        drain(match, emails=False)
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            break
+        services.orders_submit(match_id=match.pk, user=player, turn=match.turn_number, actions=[])
+    assert match.status == Match.Status.FINISHED
+
+    # The page opens on the turns before the end, the result hidden until they are played.
+    page.goto(url)
+    page.wait_for_function("() => !!window.helium3Now()", timeout=10_000, polling=20)
+    look = page.evaluate(
+        """() => ({now: window.helium3Now(),
+        over: document.querySelector('#panel').textContent.includes('The match is over'),
+        results: [...document.querySelectorAll('#panel .results')].some(e => !e.hidden)})"""
+    )
+    if look["now"] is not None:  # (it may have ended between the two looks)
+        assert not look["over"] and not look["results"], look
+    settle_board(page)
+    expect(page.get_by_text("The match is over.")).to_be_visible()
+    expect(page.locator("#panel section.results")).to_be_visible()
+    assert not errors, errors

@@ -371,6 +371,8 @@
       st.append(n, " (" + (k - k0 + 1) + " of " + (movie.turns.length - k0) + " to catch up): seat " + t.seat + " to move.");
     }
     document.querySelectorAll("#panel tr[data-seat]").forEach(function (tr) { tr.classList.toggle("to-move", +tr.dataset.seat === t.seat); });
+    // A finished match's result waits for its last turn.
+    document.querySelectorAll("#panel .results, #panel .winner-mark").forEach(function (e) { e.hidden = true; });
     document.querySelectorAll("#history li.turn").forEach(function (li) { li.hidden = +li.dataset.turn > t.number; });
   }
   /* The board has caught up: what the polls brought (or the panel as it was) is shown. */
