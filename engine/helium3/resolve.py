@@ -43,6 +43,7 @@ class Turn:
     noun: ClassVar[str] = "Robot"
     move_range: ClassVar[dict[str, int]] = MOVE_RANGE
     missile_range: ClassVar[int] = MISSILE_RANGE
+    inactive_immune: ClassVar[bool] = True
 
     def __init__(self, state: State) -> None:
         self.state = state.copy()
@@ -296,23 +297,30 @@ class Turn:
                 continue
             at = t + cells * timing.LASER_CELL_MS
             if other.shield:
-                spent = self.mut(j)
-                turn_to = spent.deflect
-                spent.shield = False
-                spent.deflect = None
                 segments.append([seg_start, [x, y]])
+                turn_to = self.shield_meets_beam(j, at)
                 if turn_to is None:
-                    self.emit({"type": "absorbed", "t_ms": at, "duration_ms": timing.ABSORBED_MS,
-                               "robot": other.id})  # fmt: skip
                     break
-                self.emit({"type": "deflected", "t_ms": at, "duration_ms": timing.DEFLECTED_MS,
-                           "robot": other.id, "direction": turn_to})  # fmt: skip
                 dx, dy = DELTAS[turn_to]
                 seg_start = [x, y]
             else:
                 self.destroy(j, at)
         beam["duration_ms"] = max(cells, 1) * timing.LASER_CELL_MS
         self.end = max(self.end, t + beam["duration_ms"])
+
+    def shield_meets_beam(self, j: int, at: int) -> str | None:
+        """A beam reaches robot j's shield, which drops: it absorbs the beam (None) or
+        turns it toward its deflect (returned)."""
+        spent = self.mut(j)
+        turn_to: str | None = spent.deflect
+        if turn_to is None:
+            self.absorb(j, at)
+            return None
+        spent.shield = False
+        spent.deflect = None
+        self.emit({"type": "deflected", "t_ms": at, "duration_ms": timing.DEFLECTED_MS,
+                   "robot": spent.id, "direction": turn_to})  # fmt: skip
+        return turn_to
 
     def kamikaze(self, i: int, t: int) -> None:
         robot = self.state.robots[i]
@@ -329,18 +337,23 @@ class Turn:
                         self.hit(j, blast)
 
     def hit(self, j: int, t: int) -> None:
-        """A missile or blast reaches robot j: inactive is immune, a shield absorbs it."""
+        """A missile or blast reaches robot j: inactive is immune (where the ruleset
+        says so), a shield absorbs it."""
         robot = self.state.robots[j]
-        if not robot.active:
+        if not robot.active and self.inactive_immune:
             return
         if robot.shield:
-            spent = self.mut(j)
-            spent.shield = False
-            spent.deflect = None
-            self.emit({"type": "absorbed", "t_ms": t, "duration_ms": timing.ABSORBED_MS,
-                       "robot": robot.id})  # fmt: skip
+            self.absorb(j, t)
             return
         self.destroy(j, t)
+
+    def absorb(self, j: int, t: int) -> None:
+        """Robot j's shield takes a hit and drops."""
+        spent = self.mut(j)
+        spent.shield = False
+        spent.deflect = None
+        self.emit({"type": "absorbed", "t_ms": t, "duration_ms": timing.ABSORBED_MS,
+                   "robot": spent.id})  # fmt: skip
 
     def destroy(self, j: int, t: int) -> None:
         """Robot j is destroyed and drops half of what it mined over its 3x3."""

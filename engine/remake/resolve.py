@@ -29,6 +29,7 @@ class Turn(h3.Turn):
     noun = "Vehicle"
     move_range = MOVE_RANGE
     missile_range = MISSILE_RANGE
+    inactive_immune = False  # a missile or blast hits a vehicle that has not acted yet
 
     def check(self, action: Action, i: int, n: int) -> list[Cell]:
         """Raise unless the action is legal now; returns the path it will walk.
@@ -136,17 +137,10 @@ class Turn(h3.Turn):
             if not other.shield:
                 self.destroy(j, at)
                 continue
-            spent = self.mut(j)
-            turn_to = spent.deflect
-            spent.shield = False
-            spent.deflect = None
             segments.append([seg_start, [x, y]])
+            turn_to = self.shield_meets_beam(j, at)
             if turn_to is None:
-                self.emit({"type": "absorbed", "t_ms": at, "duration_ms": timing.ABSORBED_MS,
-                           "robot": other.id})  # fmt: skip
                 break
-            self.emit({"type": "deflected", "t_ms": at, "duration_ms": timing.DEFLECTED_MS,
-                       "robot": other.id, "direction": turn_to})  # fmt: skip
             dx, dy = DELTAS[turn_to]
             seg_start = [x, y]
         beam["duration_ms"] = max(cells, 1) * timing.LASER_CELL_MS
@@ -164,21 +158,6 @@ class Turn(h3.Turn):
                 j = self.occ.get(y * w + x)
                 if j is not None:
                     self.hit(j, blast)
-
-    def hit(self, j: int, t: int) -> None:
-        """A missile or blast reaches vehicle j: a shield takes it and drops, else j dies.
-
-        There is no inactive immunity in the remake.
-        """
-        robot = self.state.robots[j]
-        if robot.shield:
-            spent = self.mut(j)
-            spent.shield = False
-            spent.deflect = None
-            self.emit({"type": "absorbed", "t_ms": t, "duration_ms": timing.ABSORBED_MS,
-                       "robot": robot.id})  # fmt: skip
-            return
-        self.destroy(j, t)
 
     def destroy(self, j: int, t: int) -> None:
         """Vehicle j is destroyed: all it mined goes back on its cell, off its owner's money."""
