@@ -20,6 +20,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ruleset_parts import bot_rng
+
 from engine.core import Applied, Event, Option, Ruleset, Shape
 from engine.errors import OrdersError, ShapeError, StateError
 
@@ -140,7 +142,7 @@ def bot_orders(name: str, state: Any, seat: int) -> dict[str, Any]:
         else:
             action = "right" if at < known["width"] - 1 else "left"
     else:
-        rng = random.Random(f"{name}:{state['seed']}:{state['turn']}:{state['step']}:{seat}")
+        rng = bot_rng(name, state, seat, state["step"])
         action = rng.choice(ACTIONS)
     return {"seat": seat, "turn": known["turn"], "step_no": known["step"], "action": action}
 

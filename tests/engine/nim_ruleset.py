@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ruleset_parts import seed_hidden_view
+
 from engine.core import Applied, Event, Option, Ruleset
 from engine.errors import OrdersError, ShapeError, StateError
 
@@ -69,12 +71,6 @@ def default_orders(state: Any, seat: int) -> dict[str, Any]:
     return {"seat": seat, "turn": state["turn"], "actions": [{"take": 1}]}
 
 
-def view(state: Any, seat: int | None) -> dict[str, Any]:
-    out = {k: v for k, v in state.items() if k != "seed" or state["over"]}
-    out["viewer"] = seat
-    return out
-
-
 def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:
     return list(events)
 
@@ -91,7 +87,7 @@ RULESET = Ruleset(
     apply=apply,
     check=check,
     default_orders=default_orders,
-    view=view,
+    view=seed_hidden_view,
     events_view=events_view,
     bot_names=lambda: ["perfect"],
     bot_orders=bot_orders,

@@ -12,8 +12,9 @@ Registered only in tests, under the name "race" (see platform_rulesets.py).
 
 from __future__ import annotations
 
-import random
 from typing import Any
+
+from ruleset_parts import bot_rng, open_events, seed_hidden_view
 
 from engine.core import Applied, Event, Option, Ruleset, Shape
 from engine.errors import OrdersError, ShapeError, StateError
@@ -106,22 +107,9 @@ def default_orders(state: Any, seat: int) -> dict[str, Any]:
     return {"seat": seat, "turn": state["turn"], field: 0}
 
 
-def view(state: Any, seat: int | None) -> dict[str, Any]:
-    out = {k: v for k, v in state.items() if k != "seed" or state["over"]}
-    out["viewer"] = seat
-    return out
-
-
-def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:
-    return [dict(e) for e in events]
-
-
 def bot_orders(name: str, state: Any, seat: int) -> dict[str, Any]:
     field, most = _field(state)
-    if name == "greedy":
-        value = most
-    else:
-        value = random.Random(f"{name}:{state['seed']}:{state['turn']}:{seat}").randint(1, most)
+    value = most if name == "greedy" else bot_rng(name, state, seat).randint(1, most)
     return {"seat": seat, "turn": state["turn"], field: value}
 
 
@@ -132,8 +120,8 @@ RULESET = Ruleset(
     apply=apply,
     check=check,
     default_orders=default_orders,
-    view=view,
-    events_view=events_view,
+    view=seed_hidden_view,
+    events_view=open_events,
     bot_names=lambda: ["random", "greedy"],
     bot_orders=bot_orders,
     seats=(2, 3, 4),

@@ -14,8 +14,9 @@ Registered only in tests, under the name "rps" (see platform_rulesets.py).
 
 from __future__ import annotations
 
-import random
 from typing import Any
+
+from ruleset_parts import bot_rng, open_events, seed_hidden_view
 
 from engine.core import Applied, Event, Option, Ruleset, Shape
 from engine.errors import OrdersError, ShapeError, StateError
@@ -91,21 +92,8 @@ def default_orders(state: Any, seat: int) -> dict[str, Any]:
     return {"seat": seat, "turn": state["turn"], "throw": None}
 
 
-def view(state: Any, seat: int | None) -> dict[str, Any]:
-    out = {k: v for k, v in state.items() if k != "seed" or state["over"]}
-    out["viewer"] = seat
-    return out
-
-
-def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:
-    return [dict(e) for e in events]
-
-
 def bot_orders(name: str, state: Any, seat: int) -> dict[str, Any]:
-    if name == "rock":
-        throw = "rock"
-    else:
-        throw = random.Random(f"{name}:{state['seed']}:{state['turn']}:{seat}").choice(THROWS)
+    throw = "rock" if name == "rock" else bot_rng(name, state, seat).choice(THROWS)
     return {"seat": seat, "turn": state["turn"], "throw": throw}
 
 
@@ -116,8 +104,8 @@ RULESET = Ruleset(
     apply=apply,
     check=check,
     default_orders=default_orders,
-    view=view,
-    events_view=events_view,
+    view=seed_hidden_view,
+    events_view=open_events,
     bot_names=lambda: ["random", "rock"],
     bot_orders=bot_orders,
     seats=(2, 3, 4),
