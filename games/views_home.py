@@ -50,7 +50,7 @@ def _showcase_context() -> dict[str, Any]:
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     """The visitor's home page (the lobby view calls it for anybody not signed in)."""
-    return render(request, "games/home.html", _showcase_context())
+    return render(request, "games/home.html", {**_showcase_context(), "games": catalog.cards()})
 
 
 @require_GET
