@@ -293,10 +293,12 @@ def _hint_error(code: str, message: str, status: int) -> JsonResponse:
 @login_required
 @require_GET
 def match_hints(request: HttpRequest, match_id: int) -> JsonResponse:
-    """Where the viewer's other robots may go after a planned first action.
+    """Where the viewer's other robots may go after the actions planned so far.
 
-    `first` is the first action as protocol JSON. The answer is the engine's error
-    for that action (400), or the hints on the board it leaves.
+    `first` is the planned action as protocol JSON, or the list of every action
+    planned so far, in order (a game of more than two actions a turn: the remake's
+    hints say `max_actions` and how many are `planned`). The answer is the engine's
+    error for them (400), or the hints on the board they leave.
     """
     match, seats, seat = viewer_of(request, match_id)
     if seat is None:
