@@ -6,11 +6,10 @@ whose helium is cleared and whose vehicles are exactly the ones the test places.
 
 from __future__ import annotations
 
-import copy
 import functools
 from typing import Any
 
-from helpers import Action, State
+from helpers import Action, State, placed
 
 import engine
 from engine.core import Applied
@@ -35,15 +34,7 @@ def scene(
     seed: int = 7,
 ) -> State:
     """A running remake match with no helium but `helium`, and exactly `robots` on it."""
-    state = copy.deepcopy(_new_game(seed, seats, rounds))
-    state["helium"] = [[0] * state["width"] for _ in range(state["height"])]
-    for (x, y), amount in (helium or {}).items():
-        state["helium"][y][x] = amount
-    state["robots"] = [copy.deepcopy(r) for r in robots]
-    for player in state["players"]:
-        player["money"] = (money or {}).get(player["seat"], 0)
-    state["to_move"] = to_move
-    state["turn"] = turn
+    state = placed(_new_game(seed, seats, rounds), robots, to_move, money, helium, turn)
     state["round"] = round_no
     state["awaiting"] = [to_move]
     state["scores"] = {str(p["seat"]): p["money"] for p in state["players"]}
@@ -52,13 +43,6 @@ def scene(
 
 def deflect(robot_id: str, direction: str) -> Action:
     return {"robot": robot_id, "type": "deflect", "direction": direction}
-
-
-def shield(robot_id: str, *to: int) -> Action:
-    action: Action = {"robot": robot_id, "type": "shield"}
-    if to:
-        action["to"] = list(to)
-    return action
 
 
 def pass_turn(state: State) -> Applied:

@@ -17,8 +17,9 @@ from helpers import (
     move,
     reject,
     robot,
+    shield,
 )
-from remake_helpers import deflect, pass_turn, scene, shield
+from remake_helpers import deflect, pass_turn, scene
 
 FAR = bot("4-5", 19, 19)
 

@@ -7,8 +7,8 @@ import copy
 import json
 
 import pytest
-from helpers import act, bot, fire_laser, move
-from remake_helpers import deflect, scene, shield
+from helpers import act, bot, fire_laser, move, shield
+from remake_helpers import deflect, scene
 
 import engine
 from engine.errors import StateError
