@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
+import json
 import re
 import subprocess
 import sys
@@ -60,7 +62,22 @@ def scene(
     seed: int = 7,
 ) -> State:
     """A running match with no helium but `helium`, and exactly `robots` on the board."""
-    state = copy.deepcopy(_new_game(seed, seats, length_ms))
+    state = placed(_new_game(seed, seats, length_ms), robots, to_move, money, helium, turn)
+    state["clock_ms"] = clock_ms
+    return state
+
+
+def placed(
+    new_game: State,
+    robots: tuple[dict[str, Any], ...],
+    to_move: int,
+    money: dict[int, int] | None,
+    helium: dict[tuple[int, int], int] | None,
+    turn: int,
+) -> State:
+    """A copy of a fresh match (of Helium 3 or a variant) with no helium but `helium`,
+    exactly `robots`, the players' `money`, and `to_move` to play turn `turn`."""
+    state = copy.deepcopy(new_game)
     state["helium"] = [[0] * state["width"] for _ in range(state["height"])]
     for (x, y), amount in (helium or {}).items():
         state["helium"][y][x] = amount
@@ -69,7 +86,6 @@ def scene(
         player["money"] = (money or {}).get(player["seat"], 0)
     state["to_move"] = to_move
     state["turn"] = turn
-    state["clock_ms"] = clock_ms
     return state
 
 
@@ -208,6 +224,20 @@ def arm(robot_id: str, weapon: str, *to: int) -> Action:
 
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    """A JSON object from a file (a golden replay)."""
+    with open(path, encoding="utf-8") as fh:
+        data: dict[str, Any] = json.load(fh)
+    return data
+
+
+def digest(state: State) -> str:
+    """The sha256 of a state's canonical JSON (sorted keys, no spaces): what golden
+    replays pin."""
+    canonical = json.dumps(state, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def engine_cli(

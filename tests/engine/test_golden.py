@@ -11,7 +11,6 @@ deliberate rule change re-records the fixtures and updates these digests togethe
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import re
 import subprocess
@@ -20,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import engine_cli
+from helpers import digest, engine_cli, read_json
 
 import engine
 from engine.errors import CODES
@@ -60,14 +59,7 @@ EVENT_TYPES = {
 
 
 def load(name: str) -> Json:
-    with open(GOLDEN / name, encoding="utf-8") as fh:
-        data: Json = json.load(fh)
-    return data
-
-
-def digest(state: Json) -> str:
-    canonical = json.dumps(state, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    return read_json(GOLDEN / name)
 
 
 def replay(path: Path) -> subprocess.CompletedProcess[str]:

@@ -6,14 +6,13 @@ the timing shows up as a difference in an event, the final state or its digest.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import engine_cli
+from helpers import digest, engine_cli, read_json
 
 import engine
 from engine import match
@@ -37,15 +36,7 @@ EVENT_TYPES = {
 
 
 def load(name: str) -> Json:
-    with open(GOLDEN / name, encoding="utf-8") as fh:
-        data: Json = json.load(fh)
-    return data
-
-
-def digest(state: Json) -> str:
-    return hashlib.sha256(
-        json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
+    return read_json(GOLDEN / name)
 
 
 def test_every_fixture_in_golden_is_pinned_here() -> None:
