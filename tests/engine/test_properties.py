@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from random_play import check_beam, helium_total, matches, money, random_walk
 
 import engine
 from engine.core import Applied
@@ -32,15 +33,7 @@ from engine.helium3.state import State
 
 Json = dict[str, Any]
 
-# Shrinking a whole random match makes little progress and takes minutes; the failing
-# example (seed, seats, length and the player's own seed) is printed all the same.
-MATCHES = settings(
-    max_examples=12,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],
-)
+MATCHES = matches(12)
 match_args = {
     "seed": st.integers(0, 2**40),
     "seats": st.sampled_from([2, 3, 4]),
@@ -50,25 +43,6 @@ match_args = {
 
 
 # -- a random legal player --------------------------------------------------------------------
-
-
-def random_walk(turn: Turn, i: int, reach: int, rng: random.Random) -> tuple[tuple[int, int], ...]:
-    """A path of king steps over free cells, at most `reach` long (maybe not the shortest)."""
-    robot = turn.state.robots[i]
-    x, y = robot.x, robot.y
-    steps: list[tuple[int, int]] = []
-    for _ in range(rng.randint(1, reach)):
-        free = [
-            (x + dx, y + dy)
-            for dx, dy in DELTAS.values()
-            if turn.on_board((x + dx, y + dy))
-            and turn.occ.get((y + dy) * turn.width + x + dx, i) == i
-        ]
-        if not free:
-            break
-        x, y = rng.choice(free)
-        steps.append((x, y))
-    return tuple(steps)
 
 
 def random_action(turn: Turn, i: int, rng: random.Random) -> Action:
@@ -153,14 +127,6 @@ def play(seed: int, seats: int, length_ms: int, player: int) -> Iterator[Step]:
 # -- properties ---------------------------------------------------------------------------------
 
 
-def money(state: Json) -> dict[int, int]:
-    return {p["seat"]: p["money"] for p in state["players"]}
-
-
-def helium_total(state: Json) -> int:
-    return sum(sum(row) for row in state["helium"])
-
-
 @MATCHES
 @given(**match_args)
 def test_no_two_living_robots_ever_share_a_cell(
@@ -227,17 +193,6 @@ def test_helium_on_the_board_plus_all_money_never_grows(
         assert landed <= dropped
         assert helium_total(after) == helium_total(before) - mined + landed
         assert sum(money(after).values()) == sum(money(before).values()) + mined - dropped
-
-
-def check_beam(robot: Json, segments: list[Any], width: int, height: int) -> None:
-    x, y = robot["x"], robot["y"]
-    for (x0, y0), (x1, y1) in segments:
-        assert (x0, y0) == (x, y), "each segment starts where the last one ended"
-        dx, dy = x1 - x0, y1 - y0
-        length = max(abs(dx), abs(dy))
-        assert dx in (0, length, -length) and dy in (0, length, -length), "45-degree lines"
-        assert 0 <= x1 < width and 0 <= y1 < height
-        x, y = x1, y1
 
 
 @MATCHES

@@ -15,12 +15,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from random_play import check_beam, helium_total, matches, money, random_walk
 
 import engine
 from engine.core import Applied
-from engine.helium3.board import DELTAS, DIRECTIONS, cheb
+from engine.helium3.board import DIRECTIONS, cheb
+from engine.helium3.bots.random_bot import random_orders
 from engine.remake.api import masked
 from engine.remake.moves import action_kinds, missile_targets, reachable
 from engine.remake.orders import MISSILE_RANGE, MOVE_RANGE, MOVING, Action, Orders
@@ -29,13 +31,7 @@ from engine.remake.state import State
 
 Json = dict[str, Any]
 
-MATCHES = settings(
-    max_examples=20,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],
-)
+MATCHES = matches(20)
 match_args = {
     "seed": st.integers(0, 2**40),
     "seats": st.sampled_from([2, 3, 4]),
@@ -75,39 +71,12 @@ def random_action(turn: Turn, i: int, rng: random.Random) -> Action:
     return Action(robot.id, kind, to=None if stay else cell)
 
 
-def random_walk(turn: Turn, i: int, reach: int, rng: random.Random) -> tuple[tuple[int, int], ...]:
-    robot = turn.state.robots[i]
-    x, y = robot.x, robot.y
-    steps: list[tuple[int, int]] = []
-    for _ in range(rng.randint(1, reach)):
-        free = [
-            (x + dx, y + dy)
-            for dx, dy in DELTAS.values()
-            if turn.on_board((x + dx, y + dy))
-            and turn.occ.get((y + dy) * turn.width + x + dx, i) == i
-        ]
-        if not free:
-            break
-        x, y = rng.choice(free)
-        steps.append((x, y))
-    return tuple(steps)
-
-
 def legal_orders(state: State, rng: random.Random) -> Orders:
-    """0-5 random legal actions for the seat to move, drawn on what that seat knows."""
+    """0-5 random legal actions for the seat to move, drawn on what that seat knows
+    (the `random` bot's loop, with this richer choice of each action)."""
     seat = state.to_move
     assert seat is not None
-    turn = Turn(masked(state, seat))
-    mine = [r.id for r in turn.state.robots if r.seat == seat and r.alive]
-    actions: list[Action] = []
-    for robot_id in rng.sample(mine, rng.randint(0, len(mine))):
-        i = turn.index[robot_id]
-        if not turn.state.robots[i].alive:
-            continue
-        action = random_action(turn, i, rng)
-        turn.perform(action, i, turn.check(action, i, len(actions)))
-        actions.append(action)
-    return Orders(seat, state.turn, tuple(actions))
+    return random_orders(Turn(masked(state, seat)), seat, None, rng, random_action)
 
 
 @dataclass(frozen=True)
@@ -129,14 +98,6 @@ def play(seed: int, seats: int, rounds: int, player: int) -> Iterator[Step]:
         assert json.dumps([state, orders]) == before, "apply changed its input"
         yield Step(state, orders, applied)
         state = applied.state
-
-
-def money(state: Json) -> dict[int, int]:
-    return {p["seat"]: p["money"] for p in state["players"]}
-
-
-def helium_total(state: Json) -> int:
-    return sum(sum(row) for row in state["helium"])
 
 
 @MATCHES
@@ -200,14 +161,8 @@ def test_every_laser_beam_is_made_of_straight_lines_on_the_board(
         for event in step.applied.events:
             if event["type"] != "laser":
                 continue
-            x, y = robots[event["robot"]]["x"], robots[event["robot"]]["y"]
-            for (x0, y0), (x1, y1) in event["segments"]:
-                assert (x0, y0) == (x, y)
-                dx, dy = x1 - x0, y1 - y0
-                length = max(abs(dx), abs(dy))
-                assert dx in (0, length, -length) and dy in (0, length, -length)
-                assert 0 <= x1 < 20 and 0 <= y1 < 20
-                x, y = x1, y1
+            before = step.before
+            check_beam(robots[event["robot"]], event["segments"], before["width"], before["height"])
 
 
 @MATCHES
