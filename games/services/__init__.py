@@ -1,8 +1,9 @@
 """Use cases (writes). Each is keyword-only, typed, and runs in one transaction.
 
-Split by concept: matches (lobby, seats, start), turns (orders in, resolution
-out), clock (deadlines, warnings, hand-over to bots), admin (staff actions),
-notifications (email rows and sending).
+Split by concept: matches (lobby, seats, start), turns (orders in, the next turn
+begun), resolution (the worker's: an accepted turn applied), clock (deadlines,
+warnings, hand-over to bots), admin (staff actions), notifications (email rows and
+sending).
 """
 
 from games.services.admin import (
@@ -33,7 +34,8 @@ from games.services.notifications import (
     unsubscribe_token,
     unsubscribe_token_read,
 )
-from games.services.turns import orders_submit, turn_resolve
+from games.services.resolution import turn_resolve
+from games.services.turns import orders_submit
 
 __all__ = [
     "SweepReport",

@@ -1,4 +1,5 @@
-"""Turns: accepted orders in, resolution out, the next turn begun.
+"""Turns: orders in, the next turn begun (the worker's resolution in between is
+games/services/resolution.py).
 
 A turn moves WAITING -> ACCEPTED (orders stored, resolution queued after commit)
 -> RESOLVED. Each step is a conditional update on the turn row, so whoever gets
@@ -30,7 +31,7 @@ from django.utils import timezone
 
 import engine
 from games.errors import Conflict, NotAPlayer, ServiceError, from_engine_error
-from games.faults import fault_point, fault_point_on_commit
+from games.faults import fault_point
 from games.models import (
     AT_ONCE,
     Match,
@@ -125,7 +126,7 @@ def orders_submit(
             given: dict[str, Any] = {"seat": seat.number, "turn": turn, "actions": actions or []}
         else:
             given = {**orders, "seat": seat.number, "turn": turn}
-        shape = _shape(match)
+        shape = shape_of(match)
         # Helium 3's turns need no turn row here (the turn's claim is the check).
         current = _open_turn(match) if shape.simultaneous or shape.setup or shape.steps else None
         if current is not None and current.seat == AT_ONCE:
@@ -143,7 +144,7 @@ def orders_submit(
         return row
 
 
-def _shape(match: Match) -> engine.Shape:
+def shape_of(match: Match) -> engine.Shape:
     return engine.ruleset(match.ruleset).shape
 
 
@@ -310,7 +311,7 @@ def bot_joins_turn(*, match: Match, seat: Seat, now: datetime) -> None:
         row = Orders.objects.filter(match=match, turn_number=turn.number, seat=seat.number)
         if not row.filter(step=0).exists():
             Orders.objects.create(match=match, turn_number=turn.number, seat=seat.number,
-                                  orders=_bot_orders(match, seat), source=_bot_source(seat))  # fmt: skip
+                                  orders=bot_orders_for(match, seat), source=_bot_source(seat))  # fmt: skip
             at_once_accept_if_complete(match=match, number=turn.number, now=now)
 
 
@@ -349,11 +350,11 @@ def _submit_step(
         submitted_by=user,
     )
     applied = engine.apply(match.state, orders)
-    _resolution_store(match=match, number=number, step=step, seat=seat.number, orders=orders,
+    resolution_store(match=match, number=number, step=step, seat=seat.number, orders=orders,
                       applied=applied, fallback=None)  # fmt: skip
     match.state = applied.state
     now = timezone.now()
-    if _turn_moved_on(applied.state, number):
+    if turn_moved_on(applied.state, number):
         Turn.objects.filter(pk=turn.pk, status=Turn.Status.WAITING).update(
             status=Turn.Status.RESOLVED, accepted_at=now, resolved_at=now
         )
@@ -363,11 +364,11 @@ def _submit_step(
     return row, True
 
 
-def _turn_moved_on(state: dict[str, Any], number: int) -> bool:
+def turn_moved_on(state: dict[str, Any], number: int) -> bool:
     return bool(state["over"]) or int(state["turn"]) != number
 
 
-def _resolution_store(
+def resolution_store(
     *,
     match: Match,
     number: int,
@@ -408,121 +409,6 @@ def _refusal(match: Match, orders: dict[str, Any]) -> ServiceError | None:
     return None
 
 
-def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
-    """Resolve an accepted turn with the engine and begin the next one.
-
-    Returns None when there is nothing to do: the turn was resolved already (a
-    second delivery), is not accepted yet, or the match is not running.
-    """
-    with transaction.atomic():
-        # Without the replay columns: as big as the state, and nothing here reads them.
-        match = (
-            Match.objects.select_for_update()
-            .defer("initial_state", "record")
-            .filter(pk=match_id)
-            .first()
-        )
-        if match is None or match.status != Match.Status.RUNNING:
-            return None
-        fault_point("resolve_locked")
-        now = timezone.now()
-        claimed = Turn.objects.filter(
-            match=match, number=number, status=Turn.Status.ACCEPTED
-        ).update(status=Turn.Status.RESOLVED, resolved_at=now)
-        if claimed != 1:
-            log.info("turn %s of match %s: another delivery got there first", number, match_id)
-            return None
-        fault_point("resolve_claimed")
-        # Registered before turn_begin's callbacks, so it runs first after the commit.
-        fault_point_on_commit("resolve_committed")
-        rows = list(Orders.objects.filter(match=match, turn_number=number).order_by("step", "seat"))
-        shape = _shape(match)
-        at_once = len({row.seat for row in rows}) > 1 or (
-            (shape.simultaneous or shape.setup) and _turn_seat(match, number) == AT_ONCE
-        )
-        if at_once:
-            resolution = _resolve_at_once(match=match, number=number, rows=rows)
-        else:
-            resolution = _resolve_one(match=match, number=number, row=rows[-1])
-        fault_point("resolve_applied")
-        turn_begin(match=match, now=now, also_save=["state"])
-        fault_point("resolve_next_turn")
-    fault_point("resolve_done")
-    return resolution
-
-
-def _turn_seat(match: Match, number: int) -> int:
-    return int(
-        Turn.objects.filter(match=match, number=number)
-        .order_by("pk")
-        .values_list("seat", flat=True)[0]
-    )
-
-
-def _apply_or_default(
-    match: Match, number: int, orders: Any, default: Any
-) -> tuple[engine.Applied, Any, dict[str, Any] | None]:
-    """Apply stored orders; if the engine refuses them, the default orders instead.
-
-    Validated orders cannot fail against an unchanged state; if they do (an engine
-    upgrade mid-match), the seats pass rather than the match stalling, and the
-    reason is kept on the resolution.
-    """
-    state = match.state
-    try:
-        return engine.apply(state, orders), orders, None
-    except engine.EngineError as error:
-        log.error("match %s turn %s: stored orders rejected: %s", match.pk, number, error)
-        return engine.apply(state, default), default, error.to_json()
-
-
-def _resolve_one(*, match: Match, number: int, row: Orders) -> Resolution:
-    """A one-seat turn, or the step a bot or the clock took in a turn made of steps:
-    in the latter the same seat plays on (its bot, or the default orders once the
-    clock passed it) until the turn moves on."""
-    assert match.state is not None
-    step, orders, source = row.step, row.orders, row.source
-    while True:
-        default = engine.default_orders(match.state, row.seat)
-        applied, used, fallback = _apply_or_default(match, number, orders, default)
-        resolution = _resolution_store(match=match, number=number, step=step, seat=row.seat,
-                                       orders=used, applied=applied, fallback=fallback)  # fmt: skip
-        match.state = applied.state
-        if not _shape(match).steps or _turn_moved_on(applied.state, number):
-            return resolution
-        step = engine.step(applied.state)
-        if step > STEPS_MAX:
-            raise RuntimeError(f"match {match.pk} turn {number}: no end after {step} steps")
-        if source in (Orders.Source.BOT, Orders.Source.STANDIN):
-            seat = Seat.objects.get(match=match, number=row.seat)
-            orders = _bot_orders(match, seat)
-        else:
-            orders = engine.default_orders(applied.state, row.seat)
-        Orders.objects.create(match=match, turn_number=number, seat=row.seat, step=step,
-                              orders=orders, source=source)  # fmt: skip
-
-
-# A turn made of steps that the worker plays on (a bot's, a passed one) ends within
-# this many steps, or the ruleset is broken.
-STEPS_MAX = 1000
-
-
-def _resolve_at_once(*, match: Match, number: int, rows: list[Orders]) -> Resolution:
-    """A turn at once: every awaited seat's stored orders, in seat order, as one list
-    (the default orders for a seat without any, as the clock stored them)."""
-    state = match.state
-    assert state is not None
-    awaited = engine.awaiting(state)
-    given = {row.seat: row.orders for row in rows if row.step == 0}
-    orders = [given.get(s) or engine.default_orders(state, s) for s in awaited]
-    default = [engine.default_orders(state, s) for s in awaited]
-    applied, used, fallback = _apply_or_default(match, number, orders, default)
-    resolution = _resolution_store(match=match, number=number, step=0, seat=AT_ONCE,
-                                   orders=used, applied=applied, fallback=fallback)  # fmt: skip
-    match.state = applied.state
-    return resolution
-
-
 def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = None) -> Turn | None:
     """Start the turn the state says comes next (or finish the match).
 
@@ -538,7 +424,7 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
         return None
     number = int(state["turn"])
     awaited = engine.awaiting(state)
-    at_once = _shape(match).simultaneous or len(awaited) > 1
+    at_once = shape_of(match).simultaneous or len(awaited) > 1
     seat_number = AT_ONCE if at_once else awaited[0]
     deadline = now + timedelta(seconds=match.turn_seconds)
     turn = Turn.objects.create(
@@ -570,7 +456,7 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
                 match=match,
                 turn_number=number,
                 seat=seat.number,
-                orders=_bot_orders(match, seat),
+                orders=bot_orders_for(match, seat),
                 source=_bot_source(seat),
             )
         else:
@@ -591,7 +477,7 @@ def _bot_source(seat: Seat) -> str:
     return Orders.Source.BOT if seat.bot else Orders.Source.STANDIN
 
 
-def _bot_orders(match: Match, seat: Seat) -> dict[str, Any]:
+def bot_orders_for(match: Match, seat: Seat) -> dict[str, Any]:
     """The built-in bot's orders for a bot-driven seat, checked; the default if it fails."""
     name = seat.driver_bot or standin_bot(match.ruleset)
     try:
@@ -611,7 +497,7 @@ def bot_move(*, match: Match, seat: Seat, number: int, now: datetime) -> Orders:
         match=match,
         number=number,
         seat=seat.number,
-        orders=_bot_orders(match, seat),
+        orders=bot_orders_for(match, seat),
         source=_bot_source(seat),
         user=None,
         now=now,

@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.cache import caches
 from django.utils import timezone
 from site_support import client_for, drain
 
@@ -152,19 +153,28 @@ def test_a_seats_stored_orders_show_nowhere_to_the_other_seats_until_the_turn_re
     player, opponent, spectator
 ):
     match = _duel(player, opponent, "rps", rounds=2)
+    viewers = {opponent: 2, spectator: None, None: None}
+
+    def shown() -> dict[Any, list[int]]:
+        """How often each viewer's page, poll and history say "scissors" (the game's
+        title says it too), drawn afresh."""
+        for cache in caches.all():
+            cache.clear()
+        counts = {}
+        for user, seat in viewers.items():
+            client = client_for(user)
+            pages = [f"/matches/{match.pk}/", f"/matches/{match.pk}/poll/?since=0&v=x"]
+            counts[user] = [client.get(path).content.decode().count("scissors") for path in pages]
+            counts[user].append(repr(selectors.match_history(match, seat)).count("scissors"))
+        return counts
+
+    before = shown()
     _throw(match, player, "scissors")
-    for user in (opponent, spectator, None):
-        client = client_for(user)
-        for path in (f"/matches/{match.pk}/", f"/matches/{match.pk}/poll/?token=x"):
-            body = client.get(path).content.decode()
-            assert "scissors" not in body, (user, path)
-        seat = Seat.objects.filter(match=match, user=user).first() if user else None
-        viewer = seat.number if seat else None
-        assert "scissors" not in repr(selectors.match_history(match, viewer))
+    assert shown() == before
     _throw(match, opponent, "paper")
     drain(match)
-    body = client_for(opponent).get(f"/matches/{match.pk}/").content.decode()
-    assert "scissors" in body  # resolved: the throws are in the state
+    after = shown()
+    assert all(sum(after[user]) > sum(before[user]) for user in viewers)  # the state says it
 
 
 def test_the_deadline_resolves_a_simultaneous_turn_with_the_default_orders_for_the_missing(

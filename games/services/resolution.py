@@ -1,0 +1,141 @@
+"""Resolution: the worker's side of a turn. An accepted turn is claimed (ACCEPTED ->
+RESOLVED, a conditional update, so a second delivery does nothing), applied with the
+engine as its shape says (games/services/turns.py), stored as one Resolution per
+engine.apply, and the next turn begun.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from games.faults import fault_point, fault_point_on_commit
+from games.models import AT_ONCE, Match, Orders, Resolution, Seat, Turn
+from games.services.turns import (
+    bot_orders_for,
+    resolution_store,
+    shape_of,
+    turn_begin,
+    turn_moved_on,
+)
+
+log = logging.getLogger(__name__)
+
+
+def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
+    """Resolve an accepted turn with the engine and begin the next one.
+
+    Returns None when there is nothing to do: the turn was resolved already (a
+    second delivery), is not accepted yet, or the match is not running.
+    """
+    with transaction.atomic():
+        # Without the replay columns: as big as the state, and nothing here reads them.
+        match = (
+            Match.objects.select_for_update()
+            .defer("initial_state", "record")
+            .filter(pk=match_id)
+            .first()
+        )
+        if match is None or match.status != Match.Status.RUNNING:
+            return None
+        fault_point("resolve_locked")
+        now = timezone.now()
+        claimed = Turn.objects.filter(
+            match=match, number=number, status=Turn.Status.ACCEPTED
+        ).update(status=Turn.Status.RESOLVED, resolved_at=now)
+        if claimed != 1:
+            log.info("turn %s of match %s: another delivery got there first", number, match_id)
+            return None
+        fault_point("resolve_claimed")
+        # Registered before turn_begin's callbacks, so it runs first after the commit.
+        fault_point_on_commit("resolve_committed")
+        rows = list(Orders.objects.filter(match=match, turn_number=number).order_by("step", "seat"))
+        shape = shape_of(match)
+        at_once = len({row.seat for row in rows}) > 1 or (
+            (shape.simultaneous or shape.setup) and _turn_seat(match, number) == AT_ONCE
+        )
+        if at_once:
+            resolution = _resolve_at_once(match=match, number=number, rows=rows)
+        else:
+            resolution = _resolve_one(match=match, number=number, row=rows[-1])
+        fault_point("resolve_applied")
+        turn_begin(match=match, now=now, also_save=["state"])
+        fault_point("resolve_next_turn")
+    fault_point("resolve_done")
+    return resolution
+
+
+def _turn_seat(match: Match, number: int) -> int:
+    return int(
+        Turn.objects.filter(match=match, number=number)
+        .order_by("pk")
+        .values_list("seat", flat=True)[0]
+    )
+
+
+def _apply_or_default(
+    match: Match, number: int, orders: Any, default: Any
+) -> tuple[engine.Applied, Any, dict[str, Any] | None]:
+    """Apply stored orders; if the engine refuses them, the default orders instead.
+
+    Validated orders cannot fail against an unchanged state; if they do (an engine
+    upgrade mid-match), the seats pass rather than the match stalling, and the
+    reason is kept on the resolution.
+    """
+    state = match.state
+    try:
+        return engine.apply(state, orders), orders, None
+    except engine.EngineError as error:
+        log.error("match %s turn %s: stored orders rejected: %s", match.pk, number, error)
+        return engine.apply(state, default), default, error.to_json()
+
+
+def _resolve_one(*, match: Match, number: int, row: Orders) -> Resolution:
+    """A one-seat turn, or the step a bot or the clock took in a turn made of steps:
+    in the latter the same seat plays on (its bot, or the default orders once the
+    clock passed it) until the turn moves on."""
+    assert match.state is not None
+    step, orders, source = row.step, row.orders, row.source
+    while True:
+        default = engine.default_orders(match.state, row.seat)
+        applied, used, fallback = _apply_or_default(match, number, orders, default)
+        resolution = resolution_store(match=match, number=number, step=step, seat=row.seat,
+                                       orders=used, applied=applied, fallback=fallback)  # fmt: skip
+        match.state = applied.state
+        if not shape_of(match).steps or turn_moved_on(applied.state, number):
+            return resolution
+        step = engine.step(applied.state)
+        if step > STEPS_MAX:
+            raise RuntimeError(f"match {match.pk} turn {number}: no end after {step} steps")
+        if source in (Orders.Source.BOT, Orders.Source.STANDIN):
+            seat = Seat.objects.get(match=match, number=row.seat)
+            orders = bot_orders_for(match, seat)
+        else:
+            orders = engine.default_orders(applied.state, row.seat)
+        Orders.objects.create(match=match, turn_number=number, seat=row.seat, step=step,
+                              orders=orders, source=source)  # fmt: skip
+
+
+# A turn made of steps that the worker plays on (a bot's, a passed one) ends within
+# this many steps, or the ruleset is broken.
+STEPS_MAX = 1000
+
+
+def _resolve_at_once(*, match: Match, number: int, rows: list[Orders]) -> Resolution:
+    """A turn at once: every awaited seat's stored orders, in seat order, as one list
+    (the default orders for a seat without any, as the clock stored them)."""
+    state = match.state
+    assert state is not None
+    awaited = engine.awaiting(state)
+    given = {row.seat: row.orders for row in rows if row.step == 0}
+    orders = [given.get(s) or engine.default_orders(state, s) for s in awaited]
+    default = [engine.default_orders(state, s) for s in awaited]
+    applied, used, fallback = _apply_or_default(match, number, orders, default)
+    resolution = resolution_store(match=match, number=number, step=0, seat=AT_ONCE,
+                                   orders=used, applied=applied, fallback=fallback)  # fmt: skip
+    match.state = applied.state
+    return resolution
