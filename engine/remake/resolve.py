@@ -20,7 +20,6 @@ from engine.remake.state import State
 Event = dict[str, Any]
 
 MINE_PER_CELL = 100
-WEAPON_OF = h3.WEAPON_OF
 
 
 class Turn(h3.Turn):
@@ -48,35 +47,26 @@ class Turn(h3.Turn):
         return super().check(action, i, n)
 
     def perform(self, action: Action, i: int, path: list[Cell]) -> None:
+        if action.type in MOVING:
+            # Moving, mining, arming and shielding are Helium 3's: they drop the weapon
+            # and the shield first, then arm or shield (a remake shield has no deflect).
+            super().perform(action, i, path)
+            return
         t = self.start
         robot = self.mut(i)
         robot.active = True
         kind = action.type
-        if kind in MOVING:
-            # Moving, mining, arming and shielding all drop the weapon and the shield
-            # first; arming or shielding then sets the one the action names.
-            robot.armed = None
-            robot.shield = False
-            robot.deflect = None
-            t = self.walk(i, path, t)
-        if kind == "mine":
-            self.mine(i, t)
-        elif kind in WEAPON_OF:
-            robot.armed = WEAPON_OF[kind]
-            self.emit({"type": "armed", "t_ms": t, "duration_ms": timing.ARM_MS,
-                       "robot": robot.id, "weapon": robot.armed})  # fmt: skip
-        elif kind == "shield" or kind == "deflect":
+        if kind == "deflect":
+            # Raised on the shield already up; like a shield it neither turns the vehicle
+            # nor costs time: a hidden deflect must not show in the public timeline.
             robot.shield = True
             robot.deflect = action.direction
-            # Neither turns the vehicle nor costs time: a hidden shield or deflect must
-            # not show in the public timeline.
-            cost = timing.SHIELD_MS if kind == "shield" else timing.DEFLECT_MS
-            self.emit({"type": "shielded", "t_ms": t, "duration_ms": cost,
+            self.emit({"type": "shielded", "t_ms": t, "duration_ms": timing.DEFLECT_MS,
                        "robot": robot.id, "seat": robot.seat,
                        "deflect": action.direction})  # fmt: skip
         elif kind == "fire_missile":
             assert action.target is not None
-            robot.armed = None
+            robot.armed = None  # firing keeps the shield
             self.fire_missile(i, action.target, t)
         elif kind == "fire_laser":
             assert action.direction is not None
