@@ -233,6 +233,19 @@ def read_json(path: Path) -> dict[str, Any]:
     return data
 
 
+def tests_named_in(text: str, files: str, here: Path) -> tuple[int, list[str]]:
+    """The `file.py::test_name` references in a rules document whose file matches the
+    pattern `files`: how many there are, and those naming no test function in `here`."""
+    named = re.findall(rf"`({files}\.py)::(test_\w+)`", text)
+    missing = [
+        f"{f}::{t}"
+        for f, t in named
+        if not (here / f).exists()
+        or not re.search(rf"^def {t}\(", (here / f).read_text(encoding="utf-8"), re.M)
+    ]
+    return len(named), missing
+
+
 def digest(state: State) -> str:
     """The sha256 of a state's canonical JSON (sorted keys, no spaces): what golden
     replays pin."""

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import digest, engine_cli, read_json
+from helpers import digest, engine_cli, read_json, tests_named_in
 
 import engine
 from engine.errors import CODES
@@ -187,16 +187,10 @@ RULES_MD = ROOT / "docs" / "rules.md"
 
 
 def test_docs_rules_md_names_only_tests_that_exist() -> None:
-    text = RULES_MD.read_text(encoding="utf-8")
-    named = re.findall(r"`(test_\w+\.py)::(test_\w+)`", text)
-    assert len(named) > 100
-    here = Path(__file__).parent
-    missing = [
-        f"{f}::{t}"
-        for f, t in named
-        if not (here / f).exists()
-        or not re.search(rf"^def {t}\(", (here / f).read_text(encoding="utf-8"), re.M)
-    ]
+    named, missing = tests_named_in(
+        RULES_MD.read_text(encoding="utf-8"), r"test_\w+", Path(__file__).parent
+    )
+    assert named > 100
     assert not missing
 
 

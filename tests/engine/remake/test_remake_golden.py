@@ -7,12 +7,11 @@ the timing shows up as a difference in an event, the final state or its digest.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import digest, engine_cli, read_json
+from helpers import digest, engine_cli, read_json, tests_named_in
 
 import engine
 from engine import match
@@ -86,14 +85,8 @@ DOCS = Path(__file__).resolve().parents[3] / "docs" / "games" / "remake.md"
 
 
 def test_docs_games_remake_md_names_only_tests_that_exist() -> None:
-    text = DOCS.read_text(encoding="utf-8")
-    named = re.findall(r"`(test_remake_\w+\.py)::(test_\w+)`", text)
-    assert len(named) > 30
-    here = Path(__file__).parent
-    missing = [
-        f"{f}::{t}"
-        for f, t in named
-        if not (here / f).exists()
-        or not re.search(rf"^def {t}\(", (here / f).read_text(encoding="utf-8"), re.M)
-    ]
+    named, missing = tests_named_in(
+        DOCS.read_text(encoding="utf-8"), r"test_remake_\w+", Path(__file__).parent
+    )
+    assert named > 30
     assert not missing
