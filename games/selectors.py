@@ -9,11 +9,21 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
-from django.db.models import BooleanField, Case, Exists, OuterRef, Q, QuerySet, Value, When
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.utils import timezone
 
 import engine
-from games.models import Match, NotificationSettings, Resolution, Seat, Turn
+from games.models import AT_ONCE, Match, NotificationSettings, Orders, Resolution, Seat, Turn
 from games.viewers import Viewer
 
 LOBBY_LIMIT = 50
@@ -68,7 +78,8 @@ def lobby_open_matches() -> QuerySet[Match]:
 
 
 def lobby_my_matches(user: User) -> QuerySet[Match]:
-    """The user's unfinished matches, the ones waiting for the user's move first."""
+    """The user's unfinished matches, the ones waiting for the user's move first
+    (the seat to move, or in a turn at once a seat whose orders are not in yet)."""
     my_move = Seat.objects.filter(
         match=OuterRef("pk"), user=user, number=OuterRef("to_move"), standin_bot=""
     )
@@ -79,7 +90,10 @@ def lobby_my_matches(user: User) -> QuerySet[Match]:
         )
         .annotate(
             my_move=Case(
-                When(Q(status=Match.Status.RUNNING) & Exists(my_move), then=Value(True)),
+                When(
+                    Q(status=Match.Status.RUNNING) & (Exists(my_move) | _my_orders_due(user)),
+                    then=Value(True),
+                ),
                 default=Value(False),
                 output_field=BooleanField(),
             )
@@ -87,6 +101,25 @@ def lobby_my_matches(user: User) -> QuerySet[Match]:
         .prefetch_related("seats__user")
         .order_by("-my_move", "-created_at")[:LOBBY_LIMIT]
     )
+
+
+def _my_orders_due(user: User) -> Q:
+    """For a match query: its current turn is at once and `user`'s seat (not played
+    by a stand-in) has no orders in it yet."""
+    mine = Seat.objects.filter(match=OuterRef("pk"), user=user, standin_bot="")
+    at_once = Turn.objects.filter(
+        match=OuterRef("pk"),
+        number=OuterRef("turn_number"),
+        seat=AT_ONCE,
+        status=Turn.Status.WAITING,
+    )
+    given = Orders.objects.filter(
+        match=OuterRef("pk"),
+        turn_number=OuterRef("turn_number"),
+        step=0,
+        seat=Subquery(mine.values("number")[:1]),
+    )
+    return Q(Exists(at_once)) & Q(Exists(mine)) & ~Q(Exists(given))
 
 
 def lobby_finished_matches(user: User) -> QuerySet[Match]:

@@ -394,3 +394,20 @@ def test_a_seat_handed_to_a_bot_by_an_admin_throws_in_the_current_simultaneous_t
     services.seat_replace_with_bot(match_id=match.pk, seat_number=2, bot="rock", admin=None)
     drain(match)
     assert match.state is not None and match.state["last"] == {"1": "paper", "2": "rock"}
+
+
+def test_the_lobby_and_the_badge_count_a_simultaneous_turn_until_the_seats_orders_are_in(
+    player, opponent
+):
+    from games.context_processors import YourMove
+
+    match = _duel(player, opponent, "rps", rounds=2)
+
+    def waiting_for(user: Any) -> tuple[bool, int]:
+        mine = {m.pk: m.my_move for m in selectors.lobby_my_matches(user)}
+        request = client_for(user).get("/").wsgi_request
+        return mine[match.pk], YourMove(request).count
+
+    assert waiting_for(player) == (True, 1) and waiting_for(opponent) == (True, 1)
+    _throw(match, player, "rock")
+    assert waiting_for(player) == (False, 0) and waiting_for(opponent) == (True, 1)
