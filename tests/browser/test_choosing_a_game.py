@@ -1,8 +1,8 @@
 """Choosing a game in a real browser: the lobby's card per game, and a remake match
 made from the create form (the game chosen by its link, its rounds and a bot seat)
-that lands on its own page. The lobby and the remake's form are photographed on a
-laptop and a phone in both themes (ci-artifacts/screenshots/game-*.png), none of
-them scrolling sideways."""
+that lands on its own page. The lobby, the remake's form, the archive filtered by
+game and a player's record per game are photographed on a laptop and a phone in
+both themes (ci-artifacts/screenshots/game-*.png), none of them scrolling sideways."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from django.conf import settings
 from django.test import Client
 from game_factories import UserFactory
 from playwright.sync_api import Browser, Page, expect
+from site_support import drain
 
-from games import catalog
+import engine
+from games import catalog, services
 from games.forms import bot_label
-from games.models import Match
+from games.models import Match, Seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,6 +41,32 @@ def shoot(page: Page, name: str, folder: Path) -> None:
     width = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert width <= 1, f"{name}: the page scrolls sideways by {width} px"
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def finished_match(user: Any, name: str) -> Match:
+    """A short match of game `name`, the user against one of its bots, played out
+    (the user passes, the bot plays)."""
+    shortest = {
+        o.name: o.minimum
+        for o in engine.ruleset(name).options
+        if o.kind == "int" and o.minimum is not None and o.name != "length_ms"
+    }
+    match = services.match_create(
+        creator=user,
+        seat_count=2,
+        bots=[engine.bot_names(name)[-1]],
+        length_ms=3000,
+        ruleset=name,
+        options=shortest,
+    )
+    for _ in range(500):
+        drain(match, emails=False)
+        if match.status == Match.Status.FINISHED:
+            return match
+        seat = Seat.objects.get(match=match, number=match.to_move)
+        services.orders_submit(match_id=match.pk, user=user, turn=match.turn_number, actions=[])
+        assert seat.user == user
+    raise AssertionError("the match did not finish")
 
 
 def test_a_remake_match_is_made_from_the_form_and_lands_on_its_page(
@@ -80,11 +108,13 @@ def test_a_remake_match_is_made_from_the_form_and_lands_on_its_page(
     assert not errors, errors
 
 
-def test_the_lobby_cards_and_the_remake_form_on_a_laptop_and_a_phone(
+def test_the_game_pages_on_a_laptop_and_a_phone(
     live_server: Any, browser: Browser, screenshot_dir: Path
 ) -> None:
     base = live_server.url
     player = UserFactory(username="tycho")
+    for name in catalog.names():
+        finished_match(player, name)
     for device, viewport in VIEWPORTS.items():
         for theme in ("light", "dark"):
             page = signed_in(browser, player, base, viewport, theme)
@@ -95,4 +125,10 @@ def test_the_lobby_cards_and_the_remake_form_on_a_laptop_and_a_phone(
             page.goto(f"{base}/matches/new/?game={REMAKE}")
             expect(page.get_by_label("Rounds")).to_be_visible()
             shoot(page, f"game-create-remake-{device}-{theme}", screenshot_dir)
+            page.goto(f"{base}/archive/?game={REMAKE}")
+            expect(page.locator("table.archive tbody tr")).to_have_count(1)
+            shoot(page, f"game-archive-{device}-{theme}", screenshot_dir)
+            page.goto(f"{base}/players/tycho/")
+            expect(page.locator("table.per-game tbody tr")).to_have_count(len(catalog.names()))
+            shoot(page, f"game-player-{device}-{theme}", screenshot_dir)
             page.context.close()
