@@ -15,7 +15,7 @@ before each), and the queries one request of each kind makes. The query counts m
 be the same at every point: the script exits with status 1 if one grows with turns
 or robots. Then gunicorn (`--gunicorn-workers`) serves the four-seat match at turn 20
 to wrk, alternating with `/healthz`, and the ratio of the medians is the figure.
-Goals (issue 6): median server time under 5 ms, at most 6 queries, at least 0.25x
+Goals: median server time under 5 ms, at most 6 queries, at least 0.25x
 the trivial view's throughput.
 """
 

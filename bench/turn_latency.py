@@ -13,8 +13,8 @@ view shows; one page view per turn checks that it does show them the orders form
 The goal's clock starts at the POST's answer, when the orders are accepted
 (committed, the task queued); the other starts when the POST starts, so it adds the
 POST's own time. The breakdown uses the turn row's own timestamps: accepted (in the
-POST) to the worker's claim, then the claim to the next turn visible. Goal (issue
-6): from an accepted POST, median under 25 ms.
+POST) to the worker's claim, then the claim to the next turn visible. Goal:
+from an accepted POST, median under 25 ms.
 """
 
 from __future__ import annotations
