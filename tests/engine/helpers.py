@@ -233,7 +233,7 @@ def read_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def tests_named_in(text: str, files: str, here: Path) -> tuple[int, list[str]]:
+def named_tests_missing(text: str, files: str, here: Path) -> tuple[int, list[str]]:
     """The `file.py::test_name` references in a rules document whose file matches the
     pattern `files`: how many there are, and those naming no test function in `here`."""
     named = re.findall(rf"`({files}\.py)::(test_\w+)`", text)

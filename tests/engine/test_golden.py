@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import digest, engine_cli, read_json, tests_named_in
+from helpers import digest, engine_cli, named_tests_missing, read_json
 
 import engine
 from engine.errors import CODES
@@ -187,7 +187,7 @@ RULES_MD = ROOT / "docs" / "rules.md"
 
 
 def test_docs_rules_md_names_only_tests_that_exist() -> None:
-    named, missing = tests_named_in(
+    named, missing = named_tests_missing(
         RULES_MD.read_text(encoding="utf-8"), r"test_\w+", Path(__file__).parent
     )
     assert named > 100

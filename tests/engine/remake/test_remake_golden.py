@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import digest, engine_cli, read_json, tests_named_in
+from helpers import digest, engine_cli, named_tests_missing, read_json
 
 import engine
 from engine import match
@@ -85,7 +85,7 @@ DOCS = Path(__file__).resolve().parents[3] / "docs" / "games" / "remake.md"
 
 
 def test_docs_games_remake_md_names_only_tests_that_exist() -> None:
-    named, missing = tests_named_in(
+    named, missing = named_tests_missing(
         DOCS.read_text(encoding="utf-8"), r"test_remake_\w+", Path(__file__).parent
     )
     assert named > 30
