@@ -15,7 +15,7 @@
   var DELTA = {N: [0, -1], NE: [1, -1], E: [1, 0], SE: [1, 1], S: [0, 1], SW: [-1, 1], W: [-1, 0], NW: [-1, -1]};
   var WORD = {N: "north", NE: "north-east", E: "east", SE: "south-east", S: "south", SW: "south-west", W: "west", NW: "north-west"};
   var KIND = {move: "Move", mine: "Mine", arm_missile: "Arm missile", arm_laser: "Arm laser", shield: "Shield",
-    fire_missile: "Fire missile", fire_laser: "Fire laser", kamikaze: "Kamikaze"};
+    fire_missile: "Fire missile", fire_laser: "Fire laser", kamikaze: "Kamikaze", deflect: "Deflect"};
   var NS = "http://www.w3.org/2000/svg";
   function $(s, r) { return (r || document).querySelector(s); }
   function el(tag, attrs, parent) {
@@ -462,7 +462,10 @@
   function skipAll() { if (current) { skipping = true; current.seek(current.movie.total); } }
 
   /* ---- Planning orders by pointing at the board ---- */
-  var planner = {hints: null, first: null, plan: [], robot: null, kind: null, after: null, wide: false,
+  /* `answers[k]` is the hints endpoint's answer for the first k planned actions (the
+     board they leave, the hints of the robots not yet given one); `asked` counts the
+     questions so an answer to a plan since changed is dropped. */
+  var planner = {hints: null, first: null, plan: [], robot: null, kind: null, answers: [], asked: 0, wanted: null, wide: false,
     redraw: function () { if (this.hints) this.show(); }};
   function form() { return $("#orders-form"); }
   function field(i, name) { return form().elements[name + "_" + i]; }
@@ -472,12 +475,18 @@
     var x = field(i, "x").value, y = field(i, "y").value, dir = field(i, "direction").value;
     var cell = x !== "" && y !== "" ? [+x, +y] : null, a = {robot: robot, type: kind};
     if (kind === "fire_missile") a.target = cell;
-    else if (kind === "fire_laser") a.direction = dir;
+    else if (kind === "fire_laser" || kind === "deflect") a.direction = dir;
     else if (kind !== "kamikaze") { if (cell) a.to = cell; if (kind === "shield" && dir) a.deflect = dir; }
     return a;
   }
+  /* How many actions a turn takes (the hints say; Helium 3's two when they do not),
+     what the game calls a robot (the form's label), and whether a shield takes its
+     deflect direction (not when the game has a deflect action of its own). */
+  function maxActions() { return Math.min((planner.hints && planner.hints.max_actions) || 2, form().querySelectorAll("fieldset.action").length); }
+  function noun() { var l = form().querySelector('label[for="' + field(0, "robot").id + '"]'); return l ? l.textContent.replace(/:\s*$/, "") : "Robot"; }
+  function shieldDeflects() { return !field(0, "type").querySelector('option[value="deflect"]'); }
   function describe(a) {
-    var s = "Robot " + a.robot + ": " + KIND[a.type].toLowerCase();
+    var s = noun() + " " + a.robot + ": " + KIND[a.type].toLowerCase();
     if (a.to) s += " to (" + a.to[0] + ", " + a.to[1] + ")";
     if (a.target) s += " at (" + a.target[0] + ", " + a.target[1] + ")";
     if (a.direction) s += " " + WORD[a.direction];
@@ -495,7 +504,12 @@
   }
   function help(text) { var h = $("#plan-help"); if (h) h.textContent = text; }
   function board() { return matchBoard(); }
-  function hintsNow() { return planner.plan.length === 1 && planner.after ? planner.after : planner.hints; }
+  /* The newest answer for the plan so far: k of its actions, the board they leave. */
+  function answered() {
+    for (var k = Math.min(planner.plan.length, planner.answers.length - 1); k > 0; k--) if (planner.answers[k]) return k;
+    return 0;
+  }
+  function hintsNow() { var k = answered(); return k ? planner.answers[k] : planner.hints; }
 
   /* ---- Drawing planned orders: each action as the board will show it done ---- */
   /* The direction of `opts` at the smallest angle to (dx, dy); ties to the first in
@@ -568,18 +582,28 @@
     laser: function (b, segments, parent) { beamFx(b, segments, Infinity, 1, parent, "plan-beam"); },
     blast: function (b, x, y, parent) { area(b, x, y, "blast-area", parent); },
     mine: function (b, x, y, parent) { area(b, x, y, "mine-area", parent); },
+    /* A deflect: an arrow from the shielded robot's centre out in its direction. */
+    deflect: function (b, x, y, dir, parent) {
+      var c = b.centre(x, y), d = DELTA[dir], n = Math.sqrt(d[0] * d[0] + d[1] * d[1]), ux = d[0] / n, uy = d[1] / n;
+      var tip = [c[0] + ux * b.cell * 0.95, c[1] + uy * b.cell * 0.95], k = b.cell * 0.22;
+      el("path", {"class": "deflect-mark", fill: "none", stroke: "#5ad1ff", "stroke-width": 3, "stroke-linecap": "round", "stroke-linejoin": "round", d: "M" + c.join(" ") + "L" + tip.join(" ") +
+        "M" + (tip[0] - ux * k - uy * k * 0.7) + " " + (tip[1] - uy * k + ux * k * 0.7) + "L" + tip.join(" ") +
+        "L" + (tip[0] - ux * k + uy * k * 0.7) + " " + (tip[1] - uy * k - ux * k * 0.7)}, parent);
+    },
     doomed: function (b, x, y, parent) {
       var c = b.centre(x, y), k = b.cell * 0.3;
       el("path", {"class": "doom", d: "M" + (c[0] - k) + " " + (c[1] - k) + "l" + 2 * k + " " + 2 * k + "m0 " + -2 * k + "l" + -2 * k + " " + 2 * k}, parent);
     }
   };
-  /* Draw an action from the engine's own events (the first one, resolved on the board
-     the seat believes in): its path, shots and blasts; the model ends as it leaves it. */
-  function planFromEvents(b, m, a, events, parent) {
-    var r = m.robots[a.robot], pts = r ? [[r.x, r.y]] : [], T = {w: b.w, timing: {}};
+  /* Draw actions from the engine's own events (the first ones planned, resolved on the
+     board the seat believes in): paths, shots, blasts and deflects; the model ends as
+     they leave it. */
+  function planFromEvents(b, m, events, parent) {
+    var paths = {}, T = {w: b.w, timing: {}};
     events.forEach(function (e) {
       var er = m.robots[e.robot];
-      if (e.type === "moved" && e.robot === a.robot) pts = pts.concat(e.path);
+      if (e.type === "moved" && er) paths[e.robot] = (paths[e.robot] || [[er.x, er.y]]).concat(e.path);
+      else if (e.type === "shielded" && e.deflect && er) marks.deflect(b, er.x, er.y, e.deflect, parent);
       else if (e.type === "missile" && er) marks.missile(b, [er.x, er.y], e.target, parent);
       else if (e.type === "laser") marks.laser(b, e.segments, parent);
       else if (e.type === "kamikaze" && er) marks.blast(b, er.x, er.y, parent);
@@ -587,7 +611,7 @@
       if (e.type === "destroyed" && er) { applyEvent(m, e, e.duration_ms + 1, T); er.alive = true; er.fade = 1; er.doomed = true; return; }
       applyEvent(m, e, e.duration_ms + 1, T);
     });
-    marks.path(b, pts, parent);
+    for (var id in paths) marks.path(b, paths[id], parent);
   }
   /* Draw an action from itself and its robot's hints (a second action, or a first one
      whose engine answer has not come yet): the same marks, the model moved the same way. */
@@ -606,7 +630,8 @@
     if (a.type === "mine") marks.mine(b, r.x, r.y, parent);
     else if (a.type === "arm_missile") r.armed = "missile";
     else if (a.type === "arm_laser") r.armed = "laser";
-    else if (a.type === "shield") { r.shield = true; r.deflect = a.deflect || null; }
+    else if (a.type === "shield") { r.shield = true; r.deflect = a.deflect || null; if (a.deflect) marks.deflect(b, r.x, r.y, a.deflect, parent); }
+    else if (a.type === "deflect" && a.direction) { r.shield = true; r.deflect = a.direction; marks.deflect(b, r.x, r.y, a.direction, parent); }
     else if (a.type === "fire_missile" && a.target) {
       marks.missile(b, [r.x, r.y], a.target, parent);
       hitAt(m, [a.target], null);
@@ -629,7 +654,7 @@
   }
   function around(x, y) { var out = []; for (var dy = -1; dy <= 1; dy++) for (var dx = -1; dx <= 1; dx++) if (dx || dy) out.push([x + dx, y + dy]); return out; }
   function robotHints(id) {
-    var after = planner.after && planner.after.robots && planner.after.robots[id];
+    var k = answered(), after = k && planner.answers[k].robots[id];
     return after || (planner.hints && planner.hints.robots[id]) || null;
   }
   /* While a cell is pointed at or focused, the action it would make is drawn. */
@@ -646,10 +671,12 @@
     var b = board(), hl = b.hl, hints = hintsNow();
     hl.textContent = ""; if (b.plan) b.plan.textContent = "";
     var m = copy(b.model), layer = b.plan || hl;
+    // The actions the engine has answered for are drawn from its events, the rest from themselves.
+    var done = answered();
     planner.plan.forEach(function (a, i) {
-      var first = i === 0 && planner.after && planner.after.first;
-      if (first) planFromEvents(b, m, a, first.events, layer);
-      else planFromAction(b, m, a, robotHints(a.robot), layer);
+      var first = i === 0 && done && planner.answers[done].first;
+      if (first) planFromEvents(b, m, first.events, layer);
+      else if (i >= done) planFromAction(b, m, a, robotHints(a.robot), layer);
       if (first) first.robots.forEach(function (r) { var mr = m.robots[r.id]; if (mr && !mr.doomed) { mr.x = r.x; mr.y = r.y; mr.alive = r.alive; mr.ang = DIRS.indexOf(r.facing) * 45; } });
       if (b.els[a.robot]) b.els[a.robot].classList.add("planned");
     });
@@ -713,7 +740,8 @@
     list.forEach(function (d) {
       var btn = document.createElement("button");
       btn.type = "button"; btn.dataset.dir = d;
-      btn.textContent = d ? (kind === "shield" ? "Deflect " : "Fire ") + WORD[d] : "No deflect";
+      btn.textContent = d ? (kind === "fire_laser" ? "Fire " : "Deflect ") + WORD[d] : "No deflect";
+      if (kind === "deflect" && h.deflect === d) btn.textContent += " (as now)";
       if (kind === "fire_laser" && h.laser) {
         var beam = h.laser[d], hit = beam.destroys.filter(function (id) { return id !== planner.robot; });
         if (hit.length) btn.textContent += " (destroys " + hit.join(", ") + ")";
@@ -723,10 +751,11 @@
         };
         btn.addEventListener("mouseenter", preview); btn.addEventListener("focus", preview);
       }
-      if (kind === "shield") {
+      if (kind === "shield" || kind === "deflect") {
         // The shield as it will stand: at its cell, with this deflect's arrow.
         var shieldPreview = function () {
-          var b = board(), old = $(".pv", b.plan), m = copy(planner.model), a = {robot: planner.robot, type: "shield", deflect: d || null};
+          var b = board(), old = $(".pv", b.plan), m = copy(planner.model), a = {robot: planner.robot, type: kind};
+          if (kind === "deflect") a.direction = d; else a.deflect = d || null;
           if (old) old.remove();
           var r = m.robots[a.robot], c = planner.cell;
           if (c && r && (c[0] !== r.x || c[1] !== r.y)) a.to = c;
@@ -738,12 +767,16 @@
       btn.addEventListener("click", function () { finish(d); });
       box.appendChild(btn);
     });
-    help(kind === "fire_laser" ? "Choose the laser's direction. The beam is drawn as far as you can know: a hidden shield may still stop or turn it." : "Choose the shield's deflect direction.");
+    help(kind === "fire_laser" ? "Choose the laser's direction. The beam is drawn as far as you can know: a hidden shield may still stop or turn it." :
+      kind === "deflect" ? "Choose where the shield turns a laser that meets it." : "Choose the shield's deflect direction.");
     box.firstChild.focus({preventScroll: true});
   }
   function chooseRobot(id) {
+    // While the engine is asked about the plan so far, the choice waits for its answer.
+    if (planner.waiting) { planner.wanted = id; return; }
     var hints = hintsNow();
-    if (!hints || !hints.robots[id] || planner.plan.length >= 2) return;
+    if (!hints || !hints.robots[id] || planner.plan.length >= maxActions()) return;
+    if (planner.plan.some(function (a) { return a.robot === id; })) return;
     planner.robot = id; planner.kind = null; planner.cell = null;
     var box = $("#kinds"); box.replaceChildren(); $("#dirs").hidden = true;
     hints.robots[id].kinds.forEach(function (k) {
@@ -753,7 +786,7 @@
       btn.addEventListener("click", function () { chooseKind(k); });
       box.appendChild(btn);
     });
-    help("Robot " + id + " chosen. Pick its action.");
+    help(noun() + " " + id + " chosen. Pick its action.");
     planner.wide = false;
     planner.show();
     box.firstChild.focus({preventScroll: true});
@@ -763,51 +796,70 @@
     $("#kinds").querySelectorAll("button").forEach(function (b) { b.setAttribute("aria-pressed", b.dataset.kind === k ? "true" : "false"); });
     $("#dirs").hidden = true;
     if (k === "kamikaze") return finish(null);
-    if (k === "fire_laser") { planner.show(); return dirButtons(k, hintsNow().robots[planner.robot]); }
+    if (k === "fire_laser" || k === "deflect") { planner.show(); return dirButtons(k, hintsNow().robots[planner.robot]); }
     planner.show();
     var first = $("#board-wrap .hl rect"); if (first) first.focus({preventScroll: true});
   }
   function chooseCell(x, y) {
     planner.cell = [x, y];
-    if (planner.kind === "shield") return dirButtons("shield", {});
+    if (planner.kind === "shield" && shieldDeflects()) return dirButtons("shield", {});
     finish(null);
   }
   function finish(dir) {
     var k = planner.kind, h = hintsNow().robots[planner.robot], a = {robot: planner.robot, type: k};
     var cell = planner.cell;
     if (k === "fire_missile") a.target = cell;
-    else if (k === "fire_laser") a.direction = dir;
+    else if (k === "fire_laser" || k === "deflect") a.direction = dir;
     else if (k !== "kamikaze") { if (cell && (cell[0] !== h.x || cell[1] !== h.y || k === "move")) a.to = cell; if (k === "shield" && dir) a.deflect = dir; }
     var i = planner.plan.length;
     planner.plan.push(a); writeRow(i, a);
     planner.robot = null; planner.kind = null; planner.cell = null;
     $("#kinds").replaceChildren(); $("#dirs").hidden = true;
-    if (i === 0) fetchAfter(a); else { planner.show(); help("Two actions planned (listed under Your orders): send them, or step back."); $("#bar-send").focus({preventScroll: true}); }
+    if (i + 1 < maxActions()) fetchAfter(i + 1);
+    else { planner.show(); help(count(i + 1) + " actions planned (listed under Your orders): send them, or step back."); $("#bar-send").focus({preventScroll: true}); }
   }
-  function fetchAfter(a) {
-    var url = page.dataset.hintsUrl + "?first=" + encodeURIComponent(JSON.stringify(a));
+  var NUMBER = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"];
+  function count(n) { return NUMBER[n] || String(n); }
+  /* Ask the engine about the first n planned actions: the board they leave and the
+     hints there, or its refusal, shown next to the action it names. */
+  function fetchAfter(n) {
+    var asked = ++planner.asked, planned = planner.plan.slice(0, n);
+    var url = page.dataset.hintsUrl + "?first=" + encodeURIComponent(JSON.stringify(planned));
+    planner.waiting = asked;
     fetch(url, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (data) {
-      var fs = form().querySelectorAll("fieldset.action")[0], box = fs.querySelector(".action-error");
+      if (asked !== planner.asked) return;  // the plan changed since it was asked about
+      var sets = form().querySelectorAll("fieldset.action");
+      sets.forEach(function (fs) { var old = fs.querySelector(".action-error"); if (old) old.remove(); });
       if (data.error) {
-        if (!box) { box = document.createElement("div"); box.className = "action-error"; box.setAttribute("role", "alert"); fs.insertBefore(box, $(".undo", fs)); }
-        box.textContent = data.error.message; planner.after = null;
+        var at = typeof data.error.action === "number" && data.error.action < n ? data.error.action : n - 1, fs = sets[at];
+        var box = document.createElement("div"); box.className = "action-error"; box.setAttribute("role", "alert"); fs.insertBefore(box, $(".undo", fs));
+        box.textContent = data.error.message;
         help("The engine refuses this action: " + data.error.message + " Undo it or send to see the full answer.");
       } else {
-        if (box) box.remove();
-        planner.after = data;
-        help("Action 1 planned. The board shows it done: choose a second robot, or send your orders.");
+        planner.answers[n] = data;
+        help(n === 1 ? "Action 1 planned. The board shows it done: choose a second robot, or send your orders." :
+          "Action " + n + " planned. The board shows all " + n + " done: choose another of your " + noun().toLowerCase() + "s (up to " + maxActions() + " actions), or send your orders.");
       }
+    }).catch(function () {
+      if (asked === planner.asked) help("The board could not ask the server about this plan; it is drawn as planned. Send it to see the full answer.");
+    }).then(function () {
+      if (asked !== planner.asked) return;
+      planner.waiting = 0;
       planner.show();
+      var wanted = planner.wanted; planner.wanted = null;
+      if (wanted) chooseRobot(wanted);
     });
   }
   function undo(i) {
-    var keep = planner.plan.slice(0, i);
-    for (var j = i; j < 2; j++) writeRow(j, null);
+    var keep = planner.plan.slice(0, i), sets = form().querySelectorAll("fieldset.action");
+    for (var j = i; j < sets.length; j++) { writeRow(j, null); var old = sets[j].querySelector(".action-error"); if (old) old.remove(); }
     planner.plan = keep; planner.robot = null; planner.kind = null;
-    if (i === 0) planner.after = null;
+    // Answers about longer plans go; a question still on its way is dropped.
+    planner.answers.length = Math.min(planner.answers.length, i + 1);
+    planner.asked++; planner.waiting = 0; planner.wanted = null;
     $("#kinds").replaceChildren(); $("#dirs").hidden = true;
-    help(keep.length ? "Back to one planned action." : "Nothing planned. Choose one of your robots.");
-    planner.show();
+    help(keep.length === 1 ? "Back to one planned action." : keep.length ? "Back to " + count(keep.length).toLowerCase() + " planned actions." : "Nothing planned. Choose one of your robots.");
+    if (keep.length && !planner.answers[keep.length]) fetchAfter(keep.length); else planner.show();
   }
   function back() {
     if (!$("#dirs").hidden) { $("#dirs").hidden = true; planner.cell = null; planner.show(); return; }
@@ -821,7 +873,8 @@
   }
   function initPlanner() {
     var hs = $("#hints"), f = form();
-    planner.hints = null; planner.plan = []; planner.after = null; planner.robot = null; planner.kind = null; planner.wide = false;
+    planner.hints = null; planner.plan = []; planner.answers = []; planner.robot = null; planner.kind = null; planner.wide = false;
+    planner.asked++; planner.waiting = 0; planner.wanted = null;
     if (hs && f) { hs.dataset.used = "1"; planner.hints = JSON.parse(hs.textContent); }
     // The planner's bar under the board sends the orders; the form's own button is for pages without the script.
     var bar = $("#planner"), own = f && $(".send", f);
@@ -830,8 +883,9 @@
     if (!planner.hints) { if (bar) { $("#kinds").replaceChildren(); $("#dirs").hidden = true; } zoomTo(null); return; }
     f.querySelectorAll(".undo").forEach(function (b, i) { b.addEventListener("click", function () { undo(i); }); });
     // Orders the server sent back (an engine error) stay planned on the board.
-    for (var i = 0; i < 2; i++) { var a = actionFromRow(i); if (a) { planner.plan.push(a); writeRow(i, a); } }
-    if (planner.plan.length) fetchAfter(planner.plan[0]); else planner.show();
+    for (var i = 0; i < maxActions(); i++) { var a = actionFromRow(i); if (a) { planner.plan.push(a); writeRow(i, a); } }
+    var ask = Math.min(planner.plan.length, maxActions() - 1);
+    if (ask) fetchAfter(ask); else planner.show();
   }
 
   function onBoardActivate(target, evt) {
