@@ -327,14 +327,17 @@ class Turn:
         self.emit({"type": "kamikaze", "t_ms": t, "duration_ms": timing.KAMIKAZE_MS,
                    "robot": robot.id})  # fmt: skip
         blast = t + timing.KAMIKAZE_MS // 2
-        self.destroy(i, blast)
+        self.blast_launcher(i, blast)
         w, h = self.width, self.height
-        for y in range(robot.y - 1, robot.y + 2):
-            for x in range(robot.x - 1, robot.x + 2):
-                if 0 <= x < w and 0 <= y < h:
-                    j = self.occ.get(y * w + x)
-                    if j is not None:
-                        self.hit(j, blast)
+        for y in range(max(0, robot.y - 1), min(h, robot.y + 2)):
+            for x in range(max(0, robot.x - 1), min(w, robot.x + 2)):
+                j = self.occ.get(y * w + x)
+                if j is not None:
+                    self.hit(j, blast)
+
+    def blast_launcher(self, i: int, t: int) -> None:
+        """A kamikaze's launcher is destroyed, shield or not (before its neighbours are hit)."""
+        self.destroy(i, t)
 
     def hit(self, j: int, t: int) -> None:
         """A missile or blast reaches robot j: inactive is immune (where the ruleset
@@ -356,31 +359,41 @@ class Turn:
                    "robot": spent.id})  # fmt: skip
 
     def destroy(self, j: int, t: int) -> None:
-        """Robot j is destroyed and drops half of what it mined over its 3x3."""
+        """Robot j is destroyed: what it drops comes off its owner's money and lands
+        around it (`drops`, `land`)."""
         robot = self.mut(j)
-        w, h = self.width, self.height
-        del self.occ[robot.y * w + robot.x]
+        del self.occ[robot.y * self.width + robot.x]
         robot.alive = False
         robot.armed = None
         robot.shield = False
         robot.deflect = None
-        dropped = robot.mined // 2
+        dropped = self.drops(robot.mined)
         money = self.state.money
         money[robot.seat] = max(0, money[robot.seat] - dropped)
+        cells = self.land(robot.x, robot.y, dropped) if dropped else []
+        self.emit({"type": "destroyed", "t_ms": t, "duration_ms": timing.DESTROYED_MS,
+                   "robot": robot.id, "dropped": dropped, "cells": cells})  # fmt: skip
+
+    def drops(self, mined: int) -> int:
+        """A destroyed robot drops half of what it mined."""
+        return mined // 2
+
+    def land(self, x: int, y: int, dropped: int) -> list[list[int]]:
+        """The drop lands over the 3x3 around (x, y): 750 parts of 3550 in the centre,
+        the rest in eighths around; returns the cells with what each got."""
+        w, h = self.width, self.height
         centre = dropped * DROP_CENTRE_PARTS // DROP_PARTS
         around = (dropped - centre) // 8
         cells: list[list[int]] = []
-        if dropped:
-            helium = self.state.helium
-            for y in range(robot.y - 1, robot.y + 2):
-                for x in range(robot.x - 1, robot.x + 2):
-                    if 0 <= x < w and 0 <= y < h:
-                        amount = centre if (x == robot.x and y == robot.y) else around
-                        if amount:
-                            helium[y * w + x] += amount
-                            cells.append([x, y, amount])
-        self.emit({"type": "destroyed", "t_ms": t, "duration_ms": timing.DESTROYED_MS,
-                   "robot": robot.id, "dropped": dropped, "cells": cells})  # fmt: skip
+        helium = self.state.helium
+        for cy in range(y - 1, y + 2):
+            for cx in range(x - 1, x + 2):
+                if 0 <= cx < w and 0 <= cy < h:
+                    amount = centre if (cx == x and cy == y) else around
+                    if amount:
+                        helium[cy * w + cx] += amount
+                        cells.append([cx, cy, amount])
+        return cells
 
 
 TurnT = TypeVar("TurnT", bound=Turn)

@@ -136,37 +136,18 @@ class Turn(h3.Turn):
         beam["duration_ms"] = max(cells, 1) * timing.LASER_CELL_MS
         self.end = max(self.end, t + beam["duration_ms"])
 
-    def kamikaze(self, i: int, t: int) -> None:
-        """Hits the launcher and its eight neighbours; a shielded launcher survives."""
-        robot = self.state.robots[i]
-        self.emit({"type": "kamikaze", "t_ms": t, "duration_ms": timing.KAMIKAZE_MS,
-                   "robot": robot.id})  # fmt: skip
-        blast = t + timing.KAMIKAZE_MS // 2
-        w, h = self.width, self.height
-        for y in range(max(0, robot.y - 1), min(h, robot.y + 2)):
-            for x in range(max(0, robot.x - 1), min(w, robot.x + 2)):
-                j = self.occ.get(y * w + x)
-                if j is not None:
-                    self.hit(j, blast)
+    def blast_launcher(self, i: int, t: int) -> None:
+        """The launcher is hit with its eight neighbours (Helium 3's blast reaches it): a
+        shielded launcher survives."""
 
-    def destroy(self, j: int, t: int) -> None:
-        """Vehicle j is destroyed: all it mined goes back on its cell, off its owner's money."""
-        robot = self.mut(j)
-        w = self.width
-        del self.occ[robot.y * w + robot.x]
-        robot.alive = False
-        robot.armed = None
-        robot.shield = False
-        robot.deflect = None
-        dropped = robot.mined
-        money = self.state.money
-        money[robot.seat] = max(0, money[robot.seat] - dropped)
-        cells: list[list[int]] = []
-        if dropped:
-            self.state.helium[robot.y * w + robot.x] += dropped
-            cells.append([robot.x, robot.y, dropped])
-        self.emit({"type": "destroyed", "t_ms": t, "duration_ms": timing.DESTROYED_MS,
-                   "robot": robot.id, "dropped": dropped, "cells": cells})  # fmt: skip
+    def drops(self, mined: int) -> int:
+        """A destroyed vehicle drops all it mined."""
+        return mined
+
+    def land(self, x: int, y: int, dropped: int) -> list[list[int]]:
+        """All of the drop goes back on the vehicle's cell."""
+        self.state.helium[y * self.width + x] += dropped
+        return [[x, y, dropped]]
 
 
 def resolve(state: State, orders: Orders) -> tuple[State, list[Event], int]:
