@@ -342,3 +342,14 @@ def test_the_emails_name_the_game(player, opponent, mailoutbox, name):
     assert started.subject.startswith(f"[{title}] Match {match.pk}")
     assert f"Open match {match.pk} · {title}" in started.body
     assert f"Open match {match.pk} · {title}" in started.alternatives[0][0]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_rules_page_plays_now_its_own_game(db, name):
+    client = Client()
+    html = client.get(f"/games/{name}/").content.decode()
+    form = re.search(r'<form method="post" action="/matches/play-now/">(.*?)</form>', html, re.S)
+    assert form, "no Play now on the rules page"
+    game = re.search(r'name="game" value="([^"]+)"', form.group(1))
+    client.post("/matches/play-now/", {"game": game.group(1)} if game else {})
+    assert Match.objects.get().ruleset == name
