@@ -115,12 +115,15 @@ def watch(request: HttpRequest) -> HttpResponse:
 def bots(request: HttpRequest) -> HttpResponse:
     """The built-in bots, strongest last as the engine lists them, and the way to
     write one's own (the bot API)."""
-    listed = []
-    for name in engine.bot_names():
-        # "strongest; mines, shoots and shields": the strength, then how it plays.
-        strength, _, play = engine.bot_description(name).partition("; ")
-        listed.append({"name": name, "strength": strength, "play": play})
-    return render(request, "games/bots.html", {"bots": listed})
+    games = []
+    for game in catalog.names():
+        listed = []
+        for name in engine.bot_names(game):
+            # "strongest; mines, shoots and shields": the strength, then how it plays.
+            strength, _, play = engine.bot_description(name, game).partition("; ")
+            listed.append({"name": name, "strength": strength, "play": play})
+        games.append({"name": game, "title": catalog.title(game), "bots": listed})
+    return render(request, "games/bots.html", {"games": games})
 
 
 @login_required

@@ -105,6 +105,9 @@ def test_the_rules_are_linked_from_the_match_legend_the_home_page_and_the_naviga
     )
     assert f'href="{rules}"' in legend.group(1)
     home = Client().get("/").content.decode()
+    # The navigation leads to every game's rules: the games page, which links them.
     nav = re.search(r"<nav[^>]*>(.*?)</nav>", home, re.S).group(1)
-    assert f'href="{rules}"' in nav
+    assert f'href="{reverse("games:games")}"' in nav
+    games = Client().get(reverse("games:games")).content.decode()
+    assert f'href="{reverse("games:game-rules", args=["helium3"])}"' in games
     assert f'href="{rules}"' in home.split("</nav>", 1)[1]

@@ -119,6 +119,7 @@ def test_the_navigation_offers_play_watch_archive_bots_and_the_user_menu(player)
         ("Watch", reverse("games:watch")),
         ("Archive", reverse("games:archive")),
         ("Bots", reverse("games:bots")),
+        ("Games", reverse("games:games")),
     ):
         assert re.search(rf'<a href="{re.escape(url)}"[^>]*>{label}\b', nav), label
     assert re.search(r'href="/archive/" aria-current="page">Archive', nav)
@@ -141,12 +142,22 @@ def test_watch_lists_public_matches_being_played_and_nothing_else(player, oppone
         assert f'href="/matches/{waiting.pk}/"' not in html
 
 
-def test_the_bots_page_describes_every_built_in_bot_and_links_the_api(db):
+def test_the_bots_page_describes_every_built_in_bot_of_every_game_and_links_the_api(db):
+    from games import catalog
+
     html = Client().get(reverse("games:bots")).content.decode()
-    for name in engine.bot_names():
-        strength, _, play = engine.bot_description(name).partition("; ")
-        assert f'<h3>{name} <span class="pill">{strength}</span></h3>' in html
-        assert f"<p>{play.capitalize()}.</p>" in html
+    assert len(catalog.names()) >= 2
+    for game in catalog.names():
+        section = html.split(f'id="builtin-{game}-h"')[1].split("</section>")[0]
+        assert catalog.title(game) in section
+        assert f'name="game" value="{game}"' in section
+        for name in engine.bot_names(game):
+            strength, _, play = engine.bot_description(name, game).partition("; ")
+            if strength:
+                assert f'<h3>{name} <span class="pill">{strength}</span></h3>' in section
+            else:
+                assert f"<h3>{name}</h3>" in section
+            assert f"<p>{play.capitalize() or 'A built-in bot'}.</p>" in section
     assert reverse("api:openapi-view") in html
 
 
