@@ -256,3 +256,96 @@ def test_helium3s_planner_still_stops_at_two_actions(
     expect(page.locator("#kinds button")).to_have_count(0)
     assert page.locator("#orders-form fieldset.action").count() == 2
     assert not errors, errors
+
+
+def finished_remake_with_a_deflected_laser() -> Any:
+    """Seat 1 moves 1-2 off the column, raises 1-1's shield and arms 1-5's laser; next
+    turn it points 1-1's shield east and fires 1-5's laser north at it: the beam turns
+    east at 1-1 and runs to the board's edge. Then both seats pass to the last round."""
+    from game_factories import UserFactory
+    from site_support import drain
+
+    from games import services
+    from games.models import Match
+
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    match = services.match_create(
+        creator=alice, seat_count=2, ruleset="helium3-remake", options={"rounds": 5}
+    )
+    services.seat_join(match_id=match.pk, user=bob)
+    plans: dict[int, list[dict[str, Any]]] = {
+        0: [
+            {"robot": "1-2", "type": "move", "to": [6, 6]},
+            {"robot": "1-1", "type": "shield"},
+            {"robot": "1-5", "type": "arm_laser"},
+        ],
+        2: [
+            {"robot": "1-1", "type": "deflect", "direction": "E"},
+            {"robot": "1-5", "type": "fire_laser", "direction": "N"},
+        ],
+    }
+    for _ in range(40):
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            return match
+        number = match.turn_number
+        user = alice if match.to_move == 1 else bob
+        services.orders_submit(
+            match_id=match.pk, user=user, turn=number, actions=plans.get(number, [])
+        )
+        drain(match, emails=False)
+    raise AssertionError("the match did not finish")
+
+
+def test_the_remake_replay_draws_a_laser_turned_by_a_deflect(
+    live_server: Any, page: Page, screenshot_dir: Path
+) -> None:
+    match = finished_remake_with_a_deflected_laser()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{live_server.url}/matches/{match.pk}/replay/")
+    expect(page.locator("#replay[data-ready='1']")).to_be_attached()
+    record = page.request.get(f"{live_server.url}/matches/{match.pk}/replay.json").json()
+    turn_ms = page.evaluate(
+        "() => JSON.parse(document.querySelector('#replay-turn-ms').textContent)"
+    )
+    offsets = [sum(turn_ms[:i]) for i in range(len(turn_ms))]
+    events = [
+        (offsets[i] + e["t_ms"], e) for i, t in enumerate(record["turns"]) for e in t["events"]
+    ]
+    laser, beam = next((t, e) for t, e in events if e["type"] == "laser")
+    assert beam["segments"] == [[[2, 2], [2, 0]], [[2, 0], [19, 0]]], beam
+    deflected = next(t for t, e in events if e["type"] == "deflected" and e["robot"] == "1-1")
+    pointed = next(t for t, e in events if e["type"] == "shielded" and e.get("deflect") == "E")
+
+    def at(ms: int) -> None:
+        page.locator("#scrub").evaluate(
+            "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }", ms
+        )
+
+    shield = page.locator('#board-wrap svg.board g.rb[data-id="1-1"]')
+    # The deflect set: the shield drawn with its arrow pointing east.
+    at((pointed + 100) // 100 * 100 + 100)
+    expect(shield).to_have_class(re.compile(r"\bdd\b"))
+    # Mid-way along the turned part: two beams, the second leaving 1-1's cell eastwards.
+    cell_ms = beam["duration_ms"] // 19
+    at((laser + 10 * cell_ms) // 100 * 100)
+    lines = page.locator("#board-wrap svg.board .fx line.beam")
+    expect(lines).to_have_count(2)
+    first, second = (
+        lines.nth(i).evaluate(
+            "l => [+l.getAttribute('x1'), +l.getAttribute('y1'), +l.getAttribute('x2'), +l.getAttribute('y2')]"
+        )
+        for i in range(2)
+    )
+    assert first[0] == first[2] and first[3] < first[1]  # north, up the column
+    assert second[1] == second[3] and second[2] > second[0]  # then east along the row
+    assert (second[0], second[1]) == (first[2], first[3])
+    page.screenshot(
+        path=str(screenshot_dir / "remake-replay-deflected-laser-laptop.png"), full_page=True
+    )
+    # Once the beam has passed, the shield that turned it is down.
+    at((deflected + 1000) // 100 * 100)
+    expect(shield).not_to_have_class(re.compile(r"\bsd\b"))
+    assert not errors, errors
