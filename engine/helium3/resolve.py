@@ -467,11 +467,11 @@ def _indexes(state: State, orders: Orders, noun: str) -> list[int]:
 
 def _needs_belief(state: State, orders: Orders) -> bool:
     """Whether hidden shields could change how a later action of these orders fares."""
-    actions = orders.actions
-    if not any(a.type in WEAPON_ACTIONS for a in actions[:-1]):
-        return False
-    seat = orders.seat
-    return any(r.shield and r.alive and r.seat != seat for r in state.robots)
+    for action in orders.actions[:-1]:
+        if action.type in WEAPON_ACTIONS:
+            seat = orders.seat
+            return any(r.shield and r.alive and r.seat != seat for r in state.robots)
+    return False
 
 
 def _run(
