@@ -195,6 +195,9 @@ def test_a_remake_match_is_planned_five_actions_a_turn_on_the_board_and_played_t
         "direction": "NE",
     }
     expect(page.locator("#board-wrap .deflect-mark")).to_have_count(1)
+    page.locator("#board-wrap").screenshot(
+        path=str(screenshot_dir / "remake-deflect-planned-laptop.png")
+    )
     # And one more action on the board the deflect leaves.
     away2 = cell_of(page, "1-5")
     vehicle(page, "1-5").click()
