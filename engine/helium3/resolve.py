@@ -44,6 +44,7 @@ class Turn:
     move_range: ClassVar[dict[str, int]] = MOVE_RANGE
     missile_range: ClassVar[int] = MISSILE_RANGE
     inactive_immune: ClassVar[bool] = True
+    beam_stops_on_its_track: ClassVar[bool] = False
 
     def __init__(self, state: State) -> None:
         self.state = state.copy()
@@ -270,6 +271,10 @@ class Turn:
             self.hit(j, t + flight)
 
     def fire_laser(self, i: int, direction: str, t: int) -> None:
+        """The beam runs to the edge, destroying every unshielded robot in play on its
+        line; a shield stops it, or turns it when it has a deflect. Where the ruleset
+        says so (`beam_stops_on_its_track`), it also stops before re-entering a cell in
+        a direction it already crossed it in."""
         t = self.face(i, direction, t)
         robot = self.state.robots[i]
         w, h = self.width, self.height
@@ -281,19 +286,27 @@ class Turn:
                        "robot": robot.id, "segments": segments}  # fmt: skip
         self.events.append(beam)
         seg_start = [x, y]
+        crossed: set[tuple[int, int, int, int]] | None = (
+            set() if self.beam_stops_on_its_track else None
+        )
+        immune = self.inactive_immune
         cells = 0
         while True:
             nx, ny = x + dx, y + dy
-            if not (0 <= nx < w and 0 <= ny < h):
+            if not (0 <= nx < w and 0 <= ny < h) or (
+                crossed is not None and (nx, ny, dx, dy) in crossed
+            ):
                 segments.append([seg_start, [x, y]])
                 break
+            if crossed is not None:
+                crossed.add((nx, ny, dx, dy))
             x, y = nx, ny
             cells += 1
             j = self.occ.get(y * w + x)
             if j is None:
                 continue
             other = self.state.robots[j]
-            if not other.active:
+            if immune and not other.active:
                 continue
             at = t + cells * timing.LASER_CELL_MS
             if other.shield:

@@ -12,7 +12,6 @@ from typing import Any
 
 from engine.errors import OrdersError
 from engine.helium3 import resolve as h3
-from engine.helium3.board import DELTAS
 from engine.remake import timing
 from engine.remake.orders import MISSILE_RANGE, MOVE_RANGE, MOVING, Action, Cell, Orders
 from engine.remake.state import State
@@ -28,7 +27,8 @@ class Turn(h3.Turn):
     noun = "Vehicle"
     move_range = MOVE_RANGE
     missile_range = MISSILE_RANGE
-    inactive_immune = False  # a missile or blast hits a vehicle that has not acted yet
+    inactive_immune = False  # a weapon hits a vehicle that has not acted yet
+    beam_stops_on_its_track = True  # a beam deflected back onto its own track ends there
 
     def check(self, action: Action, i: int, n: int) -> list[Cell]:
         """Raise unless the action is legal now; returns the path it will walk.
@@ -94,47 +94,6 @@ class Turn(h3.Turn):
         self.state.money[robot.seat] += total
         self.emit({"type": "mined", "t_ms": t, "duration_ms": timing.MINE_MS,
                    "robot": robot.id, "amount": total, "cells": cells})  # fmt: skip
-
-    def fire_laser(self, i: int, direction: str, t: int) -> None:
-        """The beam runs to the edge, destroying every unshielded vehicle on its line;
-        a shield stops it, or turns it when it has a deflect. It never re-enters a cell
-        in a direction it already crossed it in."""
-        t = self.face(i, direction, t)
-        robot = self.state.robots[i]
-        w, h = self.width, self.height
-        x, y = robot.x, robot.y
-        dx, dy = DELTAS[direction]
-        segments: list[list[list[int]]] = []
-        beam: Event = {"type": "laser", "t_ms": t, "duration_ms": 0,
-                       "robot": robot.id, "segments": segments}  # fmt: skip
-        self.events.append(beam)
-        seg_start = [x, y]
-        crossed: set[tuple[int, int, int, int]] = set()
-        cells = 0
-        while True:
-            nx, ny = x + dx, y + dy
-            if not (0 <= nx < w and 0 <= ny < h) or (nx, ny, dx, dy) in crossed:
-                segments.append([seg_start, [x, y]])
-                break
-            crossed.add((nx, ny, dx, dy))
-            x, y = nx, ny
-            cells += 1
-            j = self.occ.get(y * w + x)
-            if j is None:
-                continue
-            other = self.state.robots[j]
-            at = t + cells * timing.LASER_CELL_MS
-            if not other.shield:
-                self.destroy(j, at)
-                continue
-            segments.append([seg_start, [x, y]])
-            turn_to = self.shield_meets_beam(j, at)
-            if turn_to is None:
-                break
-            dx, dy = DELTAS[turn_to]
-            seg_start = [x, y]
-        beam["duration_ms"] = max(cells, 1) * timing.LASER_CELL_MS
-        self.end = max(self.end, t + beam["duration_ms"])
 
     def blast_launcher(self, i: int, t: int) -> None:
         """The launcher is hit with its eight neighbours (Helium 3's blast reaches it): a
