@@ -15,7 +15,6 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -39,13 +38,13 @@ KILLS = [("process", True), ("process", False), ("worker", True), ("worker", Fal
 
 
 @pytest.fixture(autouse=True)
-def test_rulesets() -> Iterator[None]:
+def test_rulesets() -> None:
+    # Registered for the rest of the session, as tests/games/conftest.py does: other
+    # suites in the same process may play these rulesets too.
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
     import platform_rulesets
 
     platform_rulesets.register()
-    yield
-    platform_rulesets.unregister()
 
 
 def rps_against_a_bot(player: Any) -> Match:

@@ -36,13 +36,13 @@ PEOPLE = ("alice", "bob", "carol", "sam")
 
 
 @pytest.fixture(autouse=True)
-def test_rulesets() -> Iterator[None]:
+def test_rulesets() -> None:
+    # Registered for the rest of the session, as tests/games/conftest.py does: other
+    # suites in the same process may play these rulesets too.
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
     import platform_rulesets
 
     platform_rulesets.register()
-    yield
-    platform_rulesets.unregister()
 
 
 @pytest.fixture
