@@ -133,6 +133,7 @@ def test_a_remake_match_is_planned_five_actions_a_turn_on_the_board_and_played_t
     expect(highlighted(page, *a)).to_have_count(0)  # 1-5 still stands there
     page.keyboard.press("Escape")
     page.keyboard.press("Escape")
+    expect(page.locator("#plan-help")).to_have_text("Choose one of your vehicles.")
     move(page, "1-5", away)
     move(page, "1-2", a)
     move(page, "1-4", b)

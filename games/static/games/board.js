@@ -858,7 +858,7 @@
     planner.answers.length = Math.min(planner.answers.length, i + 1);
     planner.asked++; planner.waiting = 0; planner.wanted = null;
     $("#kinds").replaceChildren(); $("#dirs").hidden = true;
-    help(keep.length === 1 ? "Back to one planned action." : keep.length ? "Back to " + count(keep.length).toLowerCase() + " planned actions." : "Nothing planned. Choose one of your robots.");
+    help(keep.length === 1 ? "Back to one planned action." : keep.length ? "Back to " + count(keep.length).toLowerCase() + " planned actions." : "Nothing planned. Choose one of your " + noun().toLowerCase() + "s.");
     if (keep.length && !planner.answers[keep.length]) fetchAfter(keep.length); else planner.show();
   }
   function back() {
@@ -868,7 +868,7 @@
       $("#kinds").querySelectorAll("button").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
       return;
     }
-    if (planner.robot) { planner.robot = null; $("#kinds").replaceChildren(); planner.show(); help("Choose one of your robots."); return; }
+    if (planner.robot) { planner.robot = null; $("#kinds").replaceChildren(); planner.show(); help("Choose one of your " + noun().toLowerCase() + "s."); return; }
     if (planner.plan.length) undo(planner.plan.length - 1);
   }
   function initPlanner() {
