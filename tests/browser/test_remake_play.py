@@ -123,6 +123,24 @@ def test_a_remake_match_is_planned_five_actions_a_turn_on_the_board_and_played_t
     settle_board(page)
     assert hints(page)["max_actions"] == 5
 
+    # A deflect for a vehicle with no shield up, chosen in the plain form and sent: the
+    # engine refuses it, and the board keeps it planned with the refusal beside it.
+    form = page.locator("#orders-form")
+    form.locator('[name="robot_0"]').select_option("1-1")
+    form.locator('[name="type_0"]').select_option("deflect")
+    form.locator('[name="direction_0"]').select_option("N")
+    page.get_by_role("button", name="Send orders").click()
+    expect(page.locator("#plan-help")).to_contain_text("The engine refuses this action")
+    expect(form.locator("fieldset.action").first.locator(".action-error")).to_contain_text(
+        "no shield up"
+    )
+    expect(page.get_by_text("Vehicle 1-1: deflect north.")).to_be_visible()
+    page.get_by_role("button", name="Step back").click()
+    expect(page.locator("#plan-help")).to_have_text("Nothing planned. Choose one of your vehicles.")
+    expect(form.locator(".action-error")).to_have_count(0)
+    assert row(page, 0)["robot"] == ""
+    settle_board(page)
+
     # Three moves in a chain: each vehicle goes into the cell the one before it left,
     # a cell the board offers only once the earlier move is planned.
     a, b = cell_of(page, "1-5"), cell_of(page, "1-2")
