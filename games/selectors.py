@@ -113,11 +113,14 @@ def _my_orders_due(user: User) -> Q:
         seat=AT_ONCE,
         status=Turn.Status.WAITING,
     )
+    # Nested one level deeper, the match is the outer query's outer query: a plain
+    # OuterRef("pk") there would be the orders row's own id.
+    my_number = Seat.objects.filter(match=OuterRef(OuterRef("pk")), user=user, standin_bot="")
     given = Orders.objects.filter(
         match=OuterRef("pk"),
         turn_number=OuterRef("turn_number"),
         step=0,
-        seat=Subquery(mine.values("number")[:1]),
+        seat=Subquery(my_number.values("number")[:1]),
     )
     return Q(Exists(at_once)) & Q(Exists(mine)) & ~Q(Exists(given))
 
