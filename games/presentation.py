@@ -16,6 +16,7 @@ Using it::
     shown.board(view, caption="...")          # SafeString: the server-side SVG (or text)
     shown.lost(view)                          # pieces gone from the board, for the list beside it
     shown.decided(final_view, names)          # one sentence: what decided a finished match
+    shown.seat_records(final, turns)          # {seat: {"won", "final_money", ...}} at the end
     shown.hints(view)                         # planner hints on the viewer's turn, else None
     shown.hints_after(view, [action, ...])    # hints after planned actions, or {"error": ...}
     shown.sentences(events)                   # one viewer's copy of a turn's events -> [str]
@@ -30,6 +31,7 @@ Using it::
     shown.planner_script                      # static path of the board's script ("" none)
     shown.max_actions                         # actions a turn takes (0: not a list of actions)
     shown.timing                              # the engine constants the board script needs
+    shown.orders_schema                       # JSON Schema of the orders' own fields (the API)
     presentation.names()                      # the registered names, in order
 
 Adding a game: a package `games/play/<game>/` whose `__init__.py` defines
@@ -41,7 +43,7 @@ readable list, its events as plain lines and a JSON orders field, so no page fai
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +51,9 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 Event = dict[str, Any]
+# A finished match's record per seat: the Seat row's fields (won, final_money, and
+# the counts the game keeps: mined, robots_destroyed, robots_lost).
+SeatCounts = dict[int, dict[str, Any]]
 
 # One line per game: the ruleset's name (engine/rulesets.py) -> its presentation package.
 _PACKAGES: dict[str, str] = {
@@ -68,6 +73,12 @@ def _no_hints_after(view: dict[str, Any], planned: list[Any]) -> dict[str, Any]:
 
 def _nothing_lost(view: dict[str, Any]) -> list[dict[str, Any]]:
     return []
+
+
+def _scored(final: dict[str, Any], turns: Iterable[tuple[int, list[Event]]]) -> SeatCounts:
+    from games import records
+
+    return records.scored_seats(final, turns)
 
 
 def _who_won(final: dict[str, Any], names: dict[int, str]) -> str:
@@ -104,12 +115,20 @@ class Presentation:
     lost: Callable[[dict[str, Any]], list[dict[str, Any]]] = _nothing_lost
     # decided(final view, {seat: name}) -> the sentence of what decided the match.
     decided: Callable[[dict[str, Any], dict[int, str]], str] = _who_won
+    # seat_records(full final state, [(mover seat, full events), ...]) -> SeatCounts:
+    # what each seat's row stores when the match finishes (by default its win and score).
+    seat_records: Callable[[dict[str, Any], Iterable[tuple[int, list[Event]]]], SeatCounts] = (
+        _scored
+    )
     orders_note: str = ""
     # The board's key beside it ("" none): what the shapes, colours and marks mean.
     legend_template: str = ""
     planner_script: str = ""
     max_actions: int = 0
     timing: Mapping[str, int] = field(default_factory=dict)
+    # The orders' own properties (JSON Schema) besides turn, seat and step_no, for the
+    # bot API's description of the default game's orders ({}: unsaid).
+    orders_schema: Mapping[str, Any] = field(default_factory=dict)
     # What the board is called in its caption ("The moon at turn 4, as seat 1 sees it").
     place: str = "The board"
     # How long a match usually lasts, for the lobby's card ("" unsaid).

@@ -1,10 +1,10 @@
-"""A finished match's record per seat: won, money, helium mined, robots destroyed
-and lost. Pure: it reads the final state and the stored turns' full events.
+"""A finished match's record per seat, and the ending as players read it.
 
-"Robots destroyed" counts opponents' robots destroyed during the seat's own turns
-(every action of a turn is the mover's): a missile, a laser, a kamikaze blast. A
-robot a seat blows up of its own (friendly fire, its own kamikaze) is not a win
-for it, so it counts only as that seat's loss.
+What a seat records is its game's: each presentation's `seat_records(final state,
+turns)` gives won and final_money (its score) and whatever else the game counts
+(Helium 3: helium mined, robots destroyed and lost); a game without one records
+its winners and `engine.scores` (`scored_seats`). Pure: it reads the final state
+and the stored turns' full events.
 """
 
 from __future__ import annotations
@@ -13,44 +13,39 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import engine
+from games import presentation
+
+Turns = Iterable[tuple[int, list[dict[str, Any]]]]
+
 
 @dataclass(frozen=True)
 class SeatRecord:
+    """What a Seat row stores at the end; the counts a game does not keep are None."""
+
     seat: int
     won: bool
-    final_money: int
-    mined: int
-    robots_destroyed: int
-    robots_lost: int
+    final_money: int | None
+    mined: int | None = None
+    robots_destroyed: int | None = None
+    robots_lost: int | None = None
 
 
-def seat_records(
-    final_state: dict[str, Any], turns: Iterable[tuple[int, list[dict[str, Any]]]]
-) -> dict[int, SeatRecord]:
-    """Each seat's record from the final state and (mover seat, full events) per turn."""
-    owner = {str(r["id"]): int(r["seat"]) for r in final_state["robots"]}
-    destroyed = {int(p["seat"]): 0 for p in final_state["players"]}
-    for mover, events in turns:
-        for event in events:
-            if event.get("type") != "destroyed":
-                continue
-            victim = owner.get(str(event.get("robot")))
-            if victim is not None and victim != mover and mover in destroyed:
-                destroyed[mover] += 1
+def scored_seats(final_state: dict[str, Any], turns: Turns) -> dict[int, dict[str, Any]]:
+    """The record of a game that counts nothing else: each seat's win and score."""
     winners = {int(s) for s in final_state.get("winners", [])}
-    records = {}
-    for player in final_state["players"]:
-        seat = int(player["seat"])
-        robots = [r for r in final_state["robots"] if int(r["seat"]) == seat]
-        records[seat] = SeatRecord(
-            seat=seat,
-            won=seat in winners,
-            final_money=int(player["money"]),
-            mined=sum(int(r.get("mined", 0)) for r in robots),
-            robots_destroyed=destroyed[seat],
-            robots_lost=sum(1 for r in robots if not r["alive"]),
-        )
-    return records
+    return {
+        int(seat): {"won": int(seat) in winners, "final_money": int(score)}
+        for seat, score in engine.scores(final_state).items()
+    }
+
+
+def seat_records(final_state: dict[str, Any], turns: Turns) -> dict[int, SeatRecord]:
+    """Each seat's record from the final state and (mover seat, full events) per turn,
+    as the game's presentation counts it."""
+    ruleset = str(final_state.get("ruleset", engine.rulesets.DEFAULT))
+    counted = presentation.get(ruleset).seat_records(final_state, turns)
+    return {seat: SeatRecord(seat=seat, **fields) for seat, fields in counted.items()}
 
 
 # The ending as players read it: places, the sentence that says what decided the

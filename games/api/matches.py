@@ -74,10 +74,10 @@ def _your_turn(
         or turn.status != Turn.Status.WAITING
     ):
         return False
-    if turn.seat == AT_ONCE:
-        assert match.state is not None
-        return seat.number in engine.awaiting(match.state) and your_orders is None
-    return match.to_move == seat.number
+    assert match.state is not None
+    awaited = seat.number in engine.awaiting(match.state)
+    # In a turn at once, a seat whose orders are in waits for the others.
+    return awaited and (turn.seat != AT_ONCE or your_orders is None)
 
 
 def _your_orders(match: Match, seat: Seat | None, turn: Turn | None) -> dict[str, Any] | None:
@@ -201,10 +201,17 @@ def list_matches(request: HttpRequest, filters: Query[ListFilter]) -> list[dict[
         key = (s.match_id, s.match.turn_number)
         if s.match.status != Match.Status.RUNNING or s.driver_bot or key not in waiting:
             return False
-        if waiting[key] == AT_ONCE:
-            assert s.match.state is not None
-            return s.number in engine.awaiting(s.match.state) and (*key, s.number) not in submitted
-        return s.match.to_move == s.number
+        assert s.match.state is not None
+        awaited = s.number in engine.awaiting(s.match.state)
+        return awaited and (waiting[key] != AT_ONCE or (*key, s.number) not in submitted)
+
+    def to_move(s: Seat) -> int | None:
+        """The one seat the turn waits for; None in a turn at once, before the start
+        and once over."""
+        if s.match.state is None or engine.ruleset(s.match.ruleset).shape.simultaneous:
+            return None
+        awaiting = engine.awaiting(s.match.state)
+        return awaiting[0] if len(awaiting) == 1 else None
 
     return [
         {
@@ -213,7 +220,7 @@ def list_matches(request: HttpRequest, filters: Query[ListFilter]) -> list[dict[
             "seat": s.number,
             "your_turn": your_turn(s),
             "turn": s.match.turn_number,
-            "to_move": s.match.to_move,
+            "to_move": to_move(s),
             "public": s.match.public,
             "created_at": s.match.created_at,
         }

@@ -11,7 +11,7 @@ from ninja import Schema
 from pydantic import BeforeValidator, ConfigDict, Field
 
 import engine
-from engine.helium3 import orders as helium3_orders
+from games import presentation
 from games.models import TURN_SECONDS_MAX, TURN_SECONDS_MIN
 from games.services.matches import LENGTH_MS_MAX, LENGTH_MS_MIN
 
@@ -66,9 +66,10 @@ class MatchCreateIn(Schema):
     model_config = ConfigDict(strict=True, extra="forbid")
 
     ruleset: RulesetName = Field(
-        default="helium3",
+        default=engine.rulesets.DEFAULT,
         description="The game: a ruleset name (python -m engine rulesets), such as "
-        '"helium3" or "helium3-remake".',
+        + " or ".join(f'"{name}"' for name in presentation.names()[:2])
+        + ".",
     )
     seats: Seats | None = Field(
         default=None,
@@ -184,17 +185,7 @@ class ReplayOut(Schema):
     final: dict[str, Any]
 
 
-_CELL: dict[str, Any] = {
-    "type": "array",
-    "items": {"type": "integer"},
-    "minItems": 2,
-    "maxItems": 2,
-    "description": "A cell [x, y].",
-}
-_DIRECTION: dict[str, Any] = {
-    "type": "string",
-    "enum": ["N", "NE", "E", "SE", "S", "SW", "W", "NW"],
-}
+_DEFAULT_TITLE = presentation.get(engine.rulesets.DEFAULT).title
 
 # Written out by hand: the body goes to the engine exactly as sent, so that the
 # engine, not a model here, decides what is well formed (with protocol codes).
@@ -205,8 +196,8 @@ ORDERS_BODY: dict[str, Any] = {
             "schema": {
                 "title": "Orders",
                 "type": "object",
-                "description": "The game's orders object: Helium 3's (protocol.md) has "
-                "`actions`; another game's has its own fields, which its engine checks. "
+                "description": f"The game's orders object: {_DEFAULT_TITLE}'s (protocol.md) "
+                "has the fields below; another game's has its own, which its engine checks. "
                 "`seat` may be left out (yours is used). In a turn made of steps, "
                 "`step_no` is required: the state's `step`.",
                 "required": ["turn"],
@@ -214,27 +205,7 @@ ORDERS_BODY: dict[str, Any] = {
                     "seat": {"type": "integer", "minimum": 1, "maximum": 4},
                     "turn": {"type": "integer", "minimum": 0, "maximum": TURN_MAX},
                     "step_no": {"type": "integer", "minimum": 0, "maximum": TURN_MAX},
-                    "actions": {
-                        "type": "array",
-                        "maxItems": 2,
-                        "items": {
-                            "type": "object",
-                            "required": ["robot", "type"],
-                            "additionalProperties": False,
-                            "properties": {
-                                "robot": {"type": "string", "description": 'Such as "1-2".'},
-                                "type": {
-                                    "type": "string",
-                                    "enum": list(helium3_orders.ACTION_TYPES),
-                                },
-                                "to": _CELL,
-                                "path": {"type": "array", "items": _CELL, "maxItems": 6},
-                                "deflect": _DIRECTION,
-                                "target": _CELL,
-                                "direction": _DIRECTION,
-                            },
-                        },
-                    },
+                    **presentation.get(engine.rulesets.DEFAULT).orders_schema,
                 },
             }
         }

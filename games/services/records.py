@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import engine
 from games.models import Match, Resolution, Seat
 from games.records import seat_records
 
 
 def match_records_store(*, match: Match) -> None:
-    """Store won, money, mined and robots destroyed/lost on every seat of a finished match.
+    """Store on every seat of a finished match what its game records: won and score
+    (final_money) always, and the counts the game keeps (Helium 3: mined, robots
+    destroyed and lost); a count the game does not keep stays null.
 
     The caller holds the match row and its transaction (match_finish).
     """
     assert match.state is not None
-    if "robots" not in match.state:
-        # A game without Helium 3's robots and money: its winners and its scores.
-        _scores_store(match=match)
-        return
+    # Lazy: only a game whose record counts events reads the stored turns.
     turns = (
         Resolution.objects.filter(match=match)
         .order_by("turn_number", "step")
@@ -33,16 +31,4 @@ def match_records_store(*, match: Match) -> None:
             mined=record.mined,
             robots_destroyed=record.robots_destroyed,
             robots_lost=record.robots_lost,
-        )
-
-
-def _scores_store(*, match: Match) -> None:
-    assert match.state is not None
-    scores = engine.scores(match.state)
-    winners = {int(s) for s in match.state.get("winners", [])}
-    for seat in Seat.objects.filter(match=match):
-        score = scores.get(str(seat.number))
-        Seat.objects.filter(pk=seat.pk).update(
-            won=seat.number in winners,
-            final_money=int(score) if score is not None else None,
         )

@@ -12,8 +12,9 @@ import engine
 from engine.errors import OrdersError
 from engine.helium3 import orders, timing
 from games import records
-from games.play.helium3 import board, hints, rules, sentences
+from games.play.helium3 import board, hints, rules, schema, sentences
 from games.play.helium3.forms import OrdersForm
+from games.play.helium3.tally import seat_records
 from games.presentation import Presentation
 
 # The engine's constants the board script needs to split an event into its phases
@@ -58,6 +59,8 @@ PRESENTATION = Presentation(
     board=board.render_board,
     lost=board.destroyed_robots,
     decided=records.decided_by,
+    seat_records=seat_records,
+    orders_schema=schema.ORDERS_PROPERTIES,
     hints=planner_hints,
     hints_after=planner_hints_after,
     sentences=sentences.describe_events,

@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString
 import engine
 from engine.remake import orders, timing
 from games import records
+from games.play.helium3.tally import seat_records
 from games.play.remake import board, hints, rules, sentences
 from games.play.remake.forms import OrdersForm
 from games.presentation import Presentation
@@ -55,6 +56,8 @@ PRESENTATION = Presentation(
     board=board.board,
     lost=board.destroyed_robots,
     decided=decided,
+    # Helium 3's counts: the remake's vehicles are robots in its state.
+    seat_records=seat_records,
     hints=hints.planner_hints,
     hints_after=hints.hints_after,
     sentences=sentences.sentences,
