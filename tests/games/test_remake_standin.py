@@ -88,6 +88,9 @@ def test_three_missed_remake_turns_hand_the_seat_to_the_remakes_bot_which_plays_
         played.append(match.turn_number - 1)
     for number in played:
         assert_played_by_the_remake_bot(match, number, seat.standin_bot)
+    # It played, rather than passing as a bot of another game (refused) would.
+    rows = Orders.objects.filter(match=match, seat=1, turn_number__in=played)
+    assert any(row.orders["actions"] for row in rows)
 
 
 def test_a_remake_player_who_comes_back_plays_the_seat_again(player: Any, opponent: Any) -> None:
