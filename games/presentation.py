@@ -17,6 +17,8 @@ Using it::
     shown.lost(view)                          # pieces gone from the board, for the list beside it
     shown.decided(final_view, names)          # one sentence: what decided a finished match
     shown.seat_records(final, turns)          # {seat: {"won", "final_money", ...}} at the end
+    shown.final_scores(final_view)            # {seat: score} the places rank by
+    shown.pieces_left(final_view)             # {seat: pieces left} or None (no pieces)
     shown.hints(view)                         # planner hints on the viewer's turn, else None
     shown.hints_after(view, [action, ...])    # hints after planned actions, or {"error": ...}
     shown.sentences(events)                   # one viewer's copy of a turn's events -> [str]
@@ -81,6 +83,16 @@ def _scored(final: dict[str, Any], turns: Iterable[tuple[int, list[Event]]]) -> 
     return records.scored_seats(final, turns)
 
 
+def _final_scores(final: dict[str, Any]) -> dict[int, int | float]:
+    from games import records
+
+    return records.final_scores(final)
+
+
+def _no_pieces(final: dict[str, Any]) -> dict[int, int] | None:
+    return None
+
+
 def _who_won(final: dict[str, Any], names: dict[int, str]) -> str:
     from games import records
 
@@ -120,6 +132,11 @@ class Presentation:
     seat_records: Callable[[dict[str, Any], Iterable[tuple[int, list[Event]]]], SeatCounts] = (
         _scored
     )
+    # final_scores(final view) -> {seat: score}: what the places rank by.
+    final_scores: Callable[[dict[str, Any]], dict[int, int | float]] = _final_scores
+    # pieces_left(final view) -> {seat: pieces left}, None in a game without pieces: a
+    # seat with none left ranks after every seat with some.
+    pieces_left: Callable[[dict[str, Any]], dict[int, int] | None] = _no_pieces
     orders_note: str = ""
     # The board's key beside it ("" none): what the shapes, colours and marks mean.
     legend_template: str = ""

@@ -54,43 +54,44 @@ def seat_records(final_state: dict[str, Any], turns: Turns) -> dict[int, SeatRec
 
 @dataclass(frozen=True)
 class Standing:
-    """A seat's place at the end. `tied`: another seat shares the place."""
+    """A seat's place at the end. `tied`: another seat shares the place. `money`: its
+    score; `robots_left`: its pieces left, None in a game without pieces."""
 
     seat: int
     place: int
     tied: bool
     won: bool
-    money: int
-    robots_left: int | None  # None: the game has no robots (its view has none)
+    money: int | float
+    robots_left: int | None
+
+
+def final_scores(final_state: dict[str, Any]) -> dict[int, int | float]:
+    """Each seat's score at the end (a presentation's default `final_scores`): the
+    state's own `scores` when it carries them, else the engine's."""
+    scores = final_state.get("scores")
+    if not isinstance(scores, dict):
+        scores = engine.scores(final_state)
+    return {int(seat): score for seat, score in scores.items()}
 
 
 def standings(final_state: dict[str, Any]) -> list[Standing]:
     """Every seat's place, best first.
 
-    The rules name the winners: the seats with robots left and the most money.
-    Places carry the same order on: seats with robots left before seats without
-    (a seat without robots cannot win, whatever its money), then more money
-    first. Seats equal on both share a place, and the next place is skipped
-    (1st, 1st, 3rd).
+    The rules name the winners; places carry their order on. A game whose seats
+    have pieces (Helium 3's robots: its presentation's `pieces_left`) ranks seats
+    with pieces left before seats without (a seat without cannot win, whatever its
+    score), then every game ranks by score (`final_scores`), more first. Seats equal
+    on both share a place, and the next place is skipped (1st, 1st, 3rd).
     """
+    shown = presentation.get(str(final_state.get("ruleset", engine.rulesets.DEFAULT)))
     winners = {int(s) for s in final_state.get("winners", [])}
-    left = {int(p["seat"]): 0 for p in final_state["players"]}
-    robots = final_state.get("robots")
-    for robot in robots or ():
-        if robot["alive"] and int(robot["seat"]) in left:
-            left[int(robot["seat"])] += 1
-    # What the game ranks by: its `scores` when the state has them, else (Helium 3)
-    # each player's money.
-    scores = final_state.get("scores")
-    if isinstance(scores, dict):
-        money = {seat: int(scores.get(str(seat), 0)) for seat in left}
-    else:
-        money = {int(p["seat"]): int(p["money"]) for p in final_state["players"]}
+    score = shown.final_scores(final_state)
+    left = shown.pieces_left(final_state)
 
-    def key(seat: int) -> tuple[bool, int]:
-        return (robots is None or left[seat] > 0, money[seat])
+    def key(seat: int) -> tuple[bool, int | float]:
+        return (left is None or left.get(seat, 0) > 0, score[seat])
 
-    order = sorted(money, key=lambda s: (key(s), -s), reverse=True)
+    order = sorted(score, key=lambda s: (key(s), -s), reverse=True)
     keys = [key(s) for s in order]
     return [
         Standing(
@@ -98,8 +99,8 @@ def standings(final_state: dict[str, Any]) -> list[Standing]:
             place=1 + sum(1 for k in keys if k > key(seat)),
             tied=keys.count(key(seat)) > 1,
             won=seat in winners,
-            money=money[seat],
-            robots_left=left[seat] if robots is not None else None,
+            money=score[seat],
+            robots_left=left.get(seat, 0) if left is not None else None,
         )
         for seat in order
     ]

@@ -14,7 +14,7 @@ from engine.helium3 import orders, timing
 from games import records
 from games.play.helium3 import board, hints, rules, schema, sentences
 from games.play.helium3.forms import OrdersForm
-from games.play.helium3.tally import seat_records
+from games.play.helium3.tally import final_money, robots_left, seat_records
 from games.presentation import Presentation
 
 # The engine's constants the board script needs to split an event into its phases
@@ -60,6 +60,8 @@ PRESENTATION = Presentation(
     lost=board.destroyed_robots,
     decided=records.decided_by,
     seat_records=seat_records,
+    final_scores=final_money,
+    pieces_left=robots_left,
     orders_schema=schema.ORDERS_PROPERTIES,
     hints=planner_hints,
     hints_after=planner_hints_after,

@@ -1,5 +1,6 @@
 """What a finished Helium 3 match records per seat (its presentation's
-`seat_records`): won, money, helium mined, robots destroyed and lost. Pure: it reads the final state and the
+`seat_records`): won, money, helium mined, robots destroyed and lost; and what
+its places rank by (robots left, then money). Pure: it reads the final state and the
 stored turns' full events.
 
 "Robots destroyed" counts opponents' robots destroyed during the seat's own turns
@@ -41,3 +42,17 @@ def seat_records(
             "robots_lost": sum(1 for r in robots if not r["alive"]),
         }
     return records
+
+
+def final_money(final_view: dict[str, Any]) -> dict[int, int | float]:
+    """What Helium 3's places rank by: each seat's money (read from a view too)."""
+    return {int(p["seat"]): int(p["money"]) for p in final_view["players"]}
+
+
+def robots_left(final_view: dict[str, Any]) -> dict[int, int]:
+    """Each seat's robots alive at the end: a seat without any cannot win."""
+    left = {int(p["seat"]): 0 for p in final_view["players"]}
+    for robot in final_view["robots"]:
+        if robot["alive"] and int(robot["seat"]) in left:
+            left[int(robot["seat"])] += 1
+    return left

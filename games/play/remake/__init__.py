@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 import engine
 from engine.remake import orders, timing
 from games import records
-from games.play.helium3.tally import seat_records
+from games.play.helium3.tally import robots_left, seat_records
 from games.play.remake import board, hints, rules, sentences
 from games.play.remake.forms import OrdersForm
 from games.presentation import Presentation
@@ -56,8 +56,10 @@ PRESENTATION = Presentation(
     board=board.board,
     lost=board.destroyed_robots,
     decided=decided,
-    # Helium 3's counts: the remake's vehicles are robots in its state.
+    # Helium 3's counts: the remake's vehicles are robots in its state (its places
+    # rank by the scores its state carries).
     seat_records=seat_records,
+    pieces_left=robots_left,
     hints=hints.planner_hints,
     hints_after=hints.hints_after,
     sentences=sentences.sentences,
