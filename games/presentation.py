@@ -77,6 +77,10 @@ def _nothing_lost(view: dict[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
+def _no_progress(view: dict[str, Any]) -> str:
+    return ""
+
+
 def _scored(final: dict[str, Any], turns: Iterable[tuple[int, list[Event]]]) -> SeatCounts:
     from games import records
 
@@ -137,6 +141,9 @@ class Presentation:
     # pieces_left(final view) -> {seat: pieces left}, None in a game without pieces: a
     # seat with none left ranks after every seat with some.
     pieces_left: Callable[[dict[str, Any]], dict[int, int] | None] = _no_pieces
+    # progress(view) -> how far the match has come, for a game not timed by the
+    # battle clock ("Round 3 of 20"); "" shows the battle clock.
+    progress: Callable[[dict[str, Any]], str] = _no_progress
     orders_note: str = ""
     # The board's key beside it ("" none): what the shapes, colours and marks mean.
     legend_template: str = ""

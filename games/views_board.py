@@ -122,6 +122,7 @@ def board_context(page: selectors.MatchPage) -> dict[str, Any]:
     }
     if view is None:
         return context
+    context["progress"] = presentation.get(page.match.ruleset).progress(view)
     viewer = page.seat.number if page.seat else None
     match = page.match
     shown = presentation.get(match.ruleset)

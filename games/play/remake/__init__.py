@@ -47,6 +47,11 @@ def decided(final: dict[str, Any], names: dict[int, str]) -> str:
     )
 
 
+def progress(view: dict[str, Any]) -> str:
+    """The remake is counted in rounds, not by the battle clock."""
+    return f"Round {view.get('round')} of {view.get('rounds')}"
+
+
 PRESENTATION = Presentation(
     name="helium3-remake",
     title=engine.ruleset("helium3-remake").title,
@@ -75,6 +80,7 @@ PRESENTATION = Presentation(
     max_actions=orders.MAX_ACTIONS,
     timing=TIMING,
     place="The moon",
+    progress=progress,
     length=f"{engine.ruleset('helium3-remake').resolve_options({})['rounds']} rounds: "
     "one turn each per round",
 )

@@ -293,3 +293,15 @@ def test_a_finished_remake_match_replays_with_its_board_movie_and_history(player
     assert movie.status_code == 200 and "The match is over" in movie.content.decode()
     page = _page(watcher, match)
     assert "The match is over (the last round was played)" in page or "one seat was left" in page
+
+
+def test_the_remake_is_counted_in_rounds_not_by_the_battle_clock(remake_match, player):
+    """The remake ends after its rounds: its page says the round, where Helium 3's
+    shows the battle clock."""
+    html = _page(client_for(player), remake_match)
+    rounds = remake_match.options["rounds"]
+    assert f"Round 1 of {rounds}." in html
+    assert f"round 1 of {rounds}." in html  # the line under the heading
+    assert "Battle clock" not in html and "battle of" not in html
+    helium3 = services.match_create(creator=player, seat_count=2, bots=["random"])
+    assert "Battle clock" in _page(client_for(player), helium3)
