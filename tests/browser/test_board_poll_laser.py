@@ -1,4 +1,4 @@
-"""A player who sends orders with a laser armed watches the bots' turn come in: the
+"""A player who sends orders with a laser armed watches the other seat's turn come in: the
 page and every poll it makes answer without a server error while the turn is
 another seat's, and the laser's hints are back when the turn is the player's again.
 
@@ -27,15 +27,17 @@ def test_polls_after_sending_with_a_laser_armed_never_answer_500(
     live_server: Any, browser: Browser
 ) -> None:
     base = live_server.url
-    player = UserFactory(username="laserfan")
-    match = services.match_create(creator=player, seat_count=2, bots=["random"], turn_seconds=3600)
+    player, opponent = UserFactory(username="laserfan"), UserFactory(username="rival")
+    match = services.match_create(creator=player, seat_count=2, turn_seconds=3600)
+    services.seat_join(match_id=match.pk, user=opponent)
     services.orders_submit(
         match_id=match.pk, user=player, turn=0, actions=[{"robot": "1-5", "type": "arm_laser"}]
     )
-    # The player's turn is resolved, the bot's accepted and not yet played: the
-    # moment the page's polls met the 500.
-    assert drain(match, emails=False, limit=1) == 1
-    assert Turn.objects.get(match=match, number=1).status == Turn.Status.ACCEPTED
+    # The player's turn is resolved and the other seat's waits (a person's, so a
+    # worker left running by an earlier test cannot play it): the moment the page's
+    # polls met the 500.
+    drain(match, emails=False)
+    assert Turn.objects.get(match=match, number=1).status == Turn.Status.WAITING
 
     client = Client()
     client.force_login(player)
@@ -52,7 +54,7 @@ def test_polls_after_sending_with_a_laser_armed_never_answer_500(
     page.on("response", seen)
     page.goto(f"{base}/matches/{match.pk}/")
     expect(page.locator("#board-wrap svg.board")).to_be_visible()
-    # Two rounds of the page's poll (every 3 s) while the bot's turn waits.
+    # Two rounds of the page's poll (every 3 s) while the other seat's turn waits.
     polls = f"/matches/{match.pk}/poll/"
     with page.expect_response(lambda r: polls in r.url, timeout=10_000):
         pass
@@ -60,7 +62,8 @@ def test_polls_after_sending_with_a_laser_armed_never_answer_500(
         pass
     assert page.locator("#hints").count() == 0, "no hints on another seat's turn"
 
-    # The bot plays; the poll brings its turn and the player's move with the hints.
+    # The other seat passes; the poll brings its turn and the player's move, with hints.
+    services.orders_submit(match_id=match.pk, user=opponent, turn=1, actions=[])
     drain(match, emails=False)
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING and match.state["to_move"] == 1
