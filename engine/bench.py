@@ -10,7 +10,9 @@ work on the machine does not count). It records `matches` four-seat
 - for each built-in bot, its thinking time per turn and a whole four-seat match of it.
 
 `--ruleset NAME` (or any `--option`) benches any ruleset through the engine's JSON
-interface instead (`run_ruleset`), with Helium 3's figure by the same method beside it.
+interface instead (`run_ruleset`), with Helium 3's figure by the same method beside it,
+and times the ruleset's mid-match `SCENARIOS` (the board of a match well under way,
+where a turn does the most work).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import platform
 import statistics
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import engine
@@ -162,6 +165,71 @@ def _json_rate(ruleset: str, seeds: range, runs: int, options: Mapping[str, Any]
     return statistics.median(rates)
 
 
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A match played by `bot` in every seat up to `from_turn`, then `turns` more turns
+    whose orders are recorded; the bench times `engine.apply` alone on those turns."""
+
+    name: str
+    seats: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+    bot: str = "random"
+    from_turn: int = 100
+    turns: int = 50
+
+
+# Mid-match boards by ruleset: a Halite turn costs in proportion to the pieces on the
+# board, few at the start of a match, so a bench of whole matches would flatter it.
+SCENARIOS: dict[str, tuple[Scenario, ...]] = {
+    "halite": (
+        Scenario("30x30, 4 seats", 4, {"width": 30, "height": 30}, "grower"),
+        Scenario("50x50, 6 seats", 6, {"width": 50, "height": 50}, "grower"),
+    ),
+}
+
+
+def scenario_turns(ruleset: str, scenario: Scenario, seed: int) -> tuple[dict[str, Any], list[Any]]:
+    """The state at `from_turn` (or the last before the end) and the orders of up to
+    `turns` turns from there, as `engine.apply` takes them."""
+    state = engine.new_game(
+        seed=seed, seats=scenario.seats, ruleset=ruleset, options=scenario.options
+    )
+    recorded: list[Any] = []
+    start = state
+    while (awaited := engine.awaiting(state)) and len(recorded) < scenario.turns:
+        given = [engine.bot_orders(scenario.bot, state, seat) for seat in awaited]
+        orders: Any = given[0] if len(given) == 1 else given
+        if state["turn"] < scenario.from_turn:
+            start = state = engine.apply(state, orders).state
+            continue
+        recorded.append(orders)
+        state = engine.apply(state, orders).state
+    return start, recorded
+
+
+def time_scenario(ruleset: str, scenario: Scenario, runs: int, seed: int) -> dict[str, Any]:
+    """Resolutions per second of `engine.apply` on the scenario's recorded turns, the
+    median of `runs` runs (the bots' thinking is done before the clock starts)."""
+    start, recorded = scenario_turns(ruleset, scenario, seed)
+    rates: list[float] = []
+    for _ in range(runs):
+        began = _clock()
+        state = start
+        for orders in recorded:
+            state = engine.apply(state, orders).state
+        rates.append(len(recorded) / max(_clock() - began, 1e-9))
+    return {
+        "name": scenario.name,
+        "seats": scenario.seats,
+        "options": dict(scenario.options),
+        "bot": scenario.bot,
+        "seed": seed,
+        "from_turn": start["turn"],
+        "turns": len(recorded),
+        "turns_per_s": round(statistics.median(rates)),
+    }
+
+
 def run_ruleset(
     ruleset: str, runs: int = 5, matches: int = 10, options: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -172,7 +240,9 @@ def run_ruleset(
       turn), the median of `runs` runs; `reference` is the same figure for Helium 3
       (four seats), measured in the same run, and `ratio` the first over the second;
     - `match_s`: a whole match of those bots, the median over the seeds;
-    - for each built-in bot, a whole match of it in every seat and its resolutions."""
+    - for each built-in bot, a whole match of it in every seat and its resolutions;
+    - `scenarios`: the ruleset's mid-match `SCENARIOS`, `engine.apply` alone timed on
+      recorded turns (the median of `runs` runs), beside Helium 3's `reference`."""
     given = dict(options or {})
     rules = engine.ruleset(ruleset)
     seeds = range(SEED_BASE, SEED_BASE + matches)
@@ -194,6 +264,9 @@ def run_ruleset(
             "match_s": round(statistics.median(times), 4),
             "turns_per_match": played / len(bot_seeds),
         }
+    scenarios = [
+        time_scenario(ruleset, scenario, runs, SEED_BASE) for scenario in SCENARIOS.get(ruleset, ())
+    ]
     random_bot = "random" if "random" in per_bot else next(iter(per_bot))
     return {
         "ruleset": ruleset,
@@ -206,6 +279,7 @@ def run_ruleset(
         "runs": runs,
         "matches": matches,
         "bots": per_bot,
+        "scenarios": scenarios,
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
         "platform": platform.platform(),

@@ -140,11 +140,11 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     rival = args.rival or tournament.default_rival(args.ruleset)
     match.check_bots(args.ruleset, [best, rival])
     options = _options(args)
-    if args.ruleset == rulesets.DEFAULT and not options:
+    if args.ruleset == rulesets.DEFAULT and not options and args.seats is None:
         series = tournament.run(args.matches, args.seed_base, best, rival)
     else:
         series = tournament.run_ruleset(
-            args.ruleset, args.matches, args.seed_base, best, rival, options
+            args.ruleset, args.matches, args.seed_base, best, rival, options, args.seats
         )
     sys.stdout.write(tournament.table(series, args.seed_base))
 
@@ -206,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed-base", type=int, default=0, help="the first match's seed")
     p.add_argument("--best", default=None, help="default: the ruleset's last bot listed")
     p.add_argument("--rival", default=None, help="default: the bot listed before it")
+    p.add_argument("--seats", type=int, default=None, help="against random bots; default: usual")
     _game_arguments(p)
     p.set_defaults(run=cmd_tournament)
     p = sub.add_parser("bench", help="time turn resolution and whole matches (one JSON object)")

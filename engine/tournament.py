@@ -10,8 +10,10 @@ A seat wins when it is among the match's winners (ties share the win). Everythin
 is deterministic: the same arguments print the same table.
 
 `--ruleset NAME` (or any `--option`) plays any ruleset through the engine's JSON
-interface instead (`run_ruleset`): the best bot against `random` bots, and against
-the rival alone; the tables then give the mean of the game's score.
+interface instead (`run_ruleset`): the best bot against `random` bots (at `--seats`
+seats, the ruleset's usual count unless told), and against the rival alone; the tables
+then give the mean of the game's score, and the wins each bot shared with another seat
+(draws).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 import engine
 from engine import match
+from engine.errors import ShapeError
 from engine.helium3 import api, bots
 from engine.helium3.state import State
 
@@ -35,6 +38,8 @@ class Tally:
 
     seats: int = 0
     wins: int = 0
+    # Wins shared with another seat (a tie for first place): draws.
+    shared: int = 0
     money: int = 0
     turns: int = 0
 
@@ -146,6 +151,10 @@ def table(all_series: list[Series], seed_base: int) -> str:
                 f"| {bot} | {t.seats} | {t.wins} | {100 * t.win_rate:.1f} | "
                 f"{t.mean_money:.0f} | {t.mean_turns:.1f} |"
             )
+        if series.measure == "score":
+            draws = ", ".join(f"{bot} {t.shared}" for bot, t in series.tallies.items())
+            out.append("")
+            out.append(f"Wins shared with another seat (draws): {draws}.")
         out.append("")
     return "\n".join(out)
 
@@ -173,10 +182,12 @@ def record_ruleset(
     scores = engine.scores(final)
     series.matches += 1
     seats = [p["seat"] for p in final["players"]]
+    winners = final["winners"]
     for seat, bot in zip(seats, lineup, strict=True):
         tally = series.tally(bot)
         tally.seats += 1
-        tally.wins += seat in final["winners"]
+        tally.wins += seat in winners
+        tally.shared += seat in winners and len(winners) > 1
         tally.money += int(scores.get(str(seat), 0))
         tally.turns += sum(
             any(o.get("seat") == seat for o in turn["orders"])
@@ -193,13 +204,18 @@ def run_ruleset(
     best: str,
     rival: str,
     options: Mapping[str, Any] | None = None,
+    seats: int | None = None,
 ) -> list[Series]:
-    """The tournament for any ruleset: `best` against `random` bots at the ruleset's usual
-    seat count (its seat rotating), and against `rival` alone if two seats may play (they
-    swap seats). Its tables give the mean score, what the game ranks by."""
+    """The tournament for any ruleset: `best` against `random` bots at `seats` seats (the
+    ruleset's usual count unless told; its seat rotating), and against `rival` alone if
+    two seats may play (they swap seats). Its tables give the mean score, what the game
+    ranks by."""
     rules = engine.ruleset(ruleset)
     given = dict(options or {})
-    seats = rules.default_seats
+    seats = rules.default_seats if seats is None else seats
+    if seats not in rules.seats:
+        counts = ", ".join(str(n) for n in rules.seats)
+        raise ShapeError("bad_shape", f"A {rules.name} match has {counts} seats.")
     alone = Series(
         f"{best} vs {seats - 1} random ({seats} seats, {best}'s seat rotates)", measure="score"
     )
