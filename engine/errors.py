@@ -29,6 +29,8 @@ CODES = frozenset(
         "not_shielded",
         "bad_direction",
         "bad_state",
+        "not_your_piece",
+        "duplicate_piece",
     }
 )
 

@@ -14,7 +14,11 @@ DEFAULT = "helium3"
 
 # A ruleset is a package whose `RULESET` is an `engine.core.Ruleset`. Adding one (the
 # remake of seeds/001 as "helium3-remake", say) is one line here and a new package.
-_MODULES: dict[str, str] = {"helium3": "engine.helium3", "helium3-remake": "engine.remake"}
+_MODULES: dict[str, str] = {
+    "helium3": "engine.helium3",
+    "helium3-remake": "engine.remake",
+    "halite": "engine.halite",
+}
 _CACHE: dict[str, Ruleset] = {}
 
 
