@@ -8,18 +8,21 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.errors import OrdersError, ShapeError, StateError
-from engine.halite.bots import random_bot
+from engine.errors import OrdersError, ShapeError
+from engine.halite.bots import grower, random_bot
+from engine.halite.state import State
 
 Moves = list[list[int]]
-Bot = Callable[[dict[str, Any], int, random.Random], Moves]
+Bot = Callable[[State, int, random.Random], Moves]
 
 BOTS: dict[str, Bot] = {
     "random": random_bot.choose,
+    "grower": grower.choose,
 }
 
 DESCRIPTIONS: dict[str, str] = {
     "random": "weakest; every piece moves in a random direction or stays",
+    "grower": "strong; grows in place, takes the cells that pay best, pushes to the border",
 }
 
 
@@ -32,31 +35,31 @@ def description(name: str) -> str:
     return DESCRIPTIONS.get(name, "")
 
 
-def bot_rng(name: str, state: dict[str, Any], seat: int) -> random.Random:
+def bot_rng(name: str, state: State, seat: int) -> random.Random:
     """A bot's randomness: fixed by the match seed, the turn and the seat."""
-    return random.Random(f"halite:{name}:{state['seed']}:{state['turn']}:{seat}")
+    return random.Random(f"halite:{name}:{state.seed}:{state.turn}:{seat}")
 
 
-def _ready(name: str, state: Any, seat: int) -> Bot:
-    """The bot called `name`, once it may play for `seat` in `state`."""
+def _bot(name: str) -> Bot:
     bot = BOTS.get(name)
     if bot is None:
         raise ShapeError("bad_shape", f"There is no built-in bot called {name[:40]!r}.")
-    if not isinstance(state, dict):
-        raise StateError("The state must be a JSON object.")
-    if state.get("over"):
-        raise OrdersError("match_over", "The match is over; no more orders are taken.")
-    awaiting = state.get("awaiting")
-    if not isinstance(awaiting, list) or seat not in awaiting:
-        raise OrdersError("not_your_turn", f"Seat {seat} is not awaited this turn.")
     return bot
 
 
+def choose(name: str, state: State, seat: int) -> Moves:
+    """The moves of bot `name` for `seat`, which must be awaited."""
+    bot = _bot(name)
+    if state.over:
+        raise OrdersError("match_over", "The match is over; no more orders are taken.")
+    if seat not in state.awaiting:
+        raise OrdersError("not_your_turn", f"Seat {seat} is not awaited this turn.")
+    return bot(state, seat, bot_rng(name, state, seat))
+
+
 def bot_orders(name: str, state: Any, seat: int) -> dict[str, Any]:
-    """Orders of bot `name` for awaited `seat`: {"seat", "turn", "moves"}."""
-    bot = _ready(name, state, seat)
-    return {
-        "seat": seat,
-        "turn": state["turn"],
-        "moves": bot(state, seat, bot_rng(name, state, seat)),
-    }
+    """Orders of bot `name` for awaited `seat` of the JSON `state` (StateError if it is
+    not a Halite state): {"seat", "turn", "moves"}, moves as [x, y, direction]."""
+    _bot(name)  # an unknown name is the first thing wrong, whatever the state
+    parsed = State.from_json(state)
+    return {"seat": seat, "turn": parsed.turn, "moves": choose(name, parsed, seat)}

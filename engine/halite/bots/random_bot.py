@@ -4,15 +4,16 @@ east, south, west); pieces drawn still are left out of the orders (not named = s
 from __future__ import annotations
 
 from random import Random
-from typing import Any
+
+from engine.halite.state import State
 
 
-def choose(state: dict[str, Any], seat: int, rng: Random) -> list[list[int]]:
+def choose(state: State, seat: int, rng: Random) -> list[list[int]]:
+    width = state.width
     moves: list[list[int]] = []
-    for y, row in enumerate(state["owner"]):
-        for x, owner in enumerate(row):
-            if owner == seat:
-                direction = rng.randrange(5)
-                if direction:
-                    moves.append([x, y, direction])
+    for i, owner in enumerate(state.owner):
+        if owner == seat:
+            direction = rng.randrange(5)
+            if direction:
+                moves.append([i % width, i // width, direction])
     return moves
