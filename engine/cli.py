@@ -4,7 +4,8 @@ Every error is a protocol error object on standard output with exit code 1 (2 fo
 an option the ruleset does not take, or a value out of its range); nothing here
 prints a traceback. `new`, `play`, `bench` and `tournament` take `--ruleset NAME`
 and `--option NAME=VALUE`; `apply`, `view` and `replay` read the ruleset from the
-state.
+state. `export-hlt` and `import-hlt` convert Halite replays to and from the 2016
+format; a file that is not what they read exits 2.
 """
 
 from __future__ import annotations
@@ -133,6 +134,43 @@ def cmd_replay(args: argparse.Namespace) -> None:
     _out(match.replay_check(_read_json(text)))
 
 
+def _read_hlt_input(path: str) -> bytes:
+    from engine.halite import hlt
+
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise hlt.HltError(f"Cannot read {path}: {exc.strerror}.") from None
+
+
+def cmd_export_hlt(args: argparse.Namespace) -> None:
+    from engine.halite import hlt
+
+    text = _read_hlt_input(args.file)
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise hlt.HltError(f"The replay is not valid JSON ({exc}).", "bad_json") from None
+    names = None if args.names is None else [n.strip() for n in args.names.split(",")]
+    sys.stdout.write(hlt.export(record, names).dumps() + "\n")
+
+
+def cmd_import_hlt(args: argparse.Namespace) -> None:
+    from engine.halite import hlt
+
+    record = hlt.to_record(hlt.loads(_read_hlt_input(args.file)))
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                json.dump(record, fh, separators=(",", ":"))
+        except OSError as exc:
+            raise ShapeError("bad_shape", f"Cannot write {args.out}: {exc.strerror}.") from None
+        _out(match.summary(record))
+        return
+    _out(record)
+
+
 def cmd_tournament(args: argparse.Namespace) -> None:
     if args.matches < 1:
         raise ShapeError("bad_shape", "Play at least one match (--matches 1 or more).")
@@ -201,6 +239,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="re-resolve a replay file; exit 1 if it differs")
     p.add_argument("file")
     p.set_defaults(run=cmd_replay)
+    p = sub.add_parser("export-hlt", help="a Halite replay as a 2016 replay (.hlt, version 11)")
+    p.add_argument("file")
+    p.add_argument("--names", default=None, help="players' names, comma-separated, one per seat")
+    p.set_defaults(run=cmd_export_hlt)
+    p = sub.add_parser("import-hlt", help="a 2016 Halite replay (.hlt) as our replay file")
+    p.add_argument("file")
+    p.add_argument("--out", default=None, help="write the replay here; print its summary")
+    p.set_defaults(run=cmd_import_hlt)
     p = sub.add_parser("tournament", help="measure the best bot against random and the miner")
     p.add_argument("--matches", type=int, default=100, help="matches in each series")
     p.add_argument("--seed-base", type=int, default=0, help="the first match's seed")
@@ -229,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except EngineError as error:
         _out(error.to_json())
-        return 1
+        # A file that is not what the command reads is wrong usage, as a bad option is.
+        return int(getattr(error, "exit_status", 1))
     except (KeyboardInterrupt, BrokenPipeError):
         return 1
     except RecursionError:

@@ -78,11 +78,25 @@ def replay_check(record: Any) -> dict[str, Any]:
         applied = engine.apply(state, turn["orders"])
         if applied.events != turn.get("events"):
             raise ReplayMismatch(n, "the events differ from the recording")
+        _check_expected(n, turn, applied.state)
         state = applied.state
     if "final" in record and state != record["final"]:
         raise ReplayMismatch(len(record["turns"]), "the final state differs from the recording")
     final = engine.view(state, None)  # validates a replay of zero turns too
     return {"ok": True, "turns": len(record["turns"]), "winners": final["winners"]}
+
+
+def _check_expected(n: int, turn: dict[str, Any], state: dict[str, Any]) -> None:
+    """A turn may carry `expect`: fields the state after it must have, as another
+    recording gave them (a 2016 Halite replay's frame: `owner` and `strength`)."""
+    expected = turn.get("expect")
+    if expected is None:
+        return
+    if not isinstance(expected, dict):
+        raise ShapeError("bad_shape", f"Replay turn {n}'s 'expect' must be an object of fields.")
+    for key, value in expected.items():
+        if state.get(key) != value:
+            raise ReplayMismatch(n, f"the state's {str(key)[:40]!r} differs from the recording")
 
 
 class ReplayMismatch(EngineError):
