@@ -9,7 +9,7 @@ from engine.errors import OrdersError, ShapeError
 from engine.halite.mapgen import generate
 from engine.halite.orders import Orders, parse_envelope, read_moves
 from engine.halite.resolve import TURN_MS, Event, resolve
-from engine.halite.state import MAX_SIZE, MIN_SIZE, SEAT_COUNTS, State
+from engine.halite.state import MAX_SIZE, MIN_SIZE, SEAT_COUNTS, Header, State, peek
 
 DEFAULT_SIZE = 30
 
@@ -37,8 +37,8 @@ def new_state(
     )  # fmt: skip
 
 
-def read_orders(state: State, data: Any) -> Orders:
-    """One seat's orders for `state`, checked in the order a player would want to hear it."""
+def read_orders(state: Header, data: Any) -> Orders:
+    """One seat's orders, checked in the order a player would want to hear it."""
     if state.over:
         raise OrdersError("match_over", "The match is over; no more orders are taken.")
     seat, turn, moves = parse_envelope(data)
@@ -72,8 +72,9 @@ def apply(state: Any, orders: Any) -> Applied:
     """Resolve one turn: `orders` lists every awaited seat's orders, in seat order (a
     single orders object is taken when one seat is awaited)."""
     current = State.from_json(state)
+    header = peek(state)
     given = orders if isinstance(orders, list) else [orders]
-    parsed = [read_orders(current, o) for o in given]
+    parsed = [read_orders(header, o) for o in given]
     seats = [o.seat for o in parsed]
     awaited = current.awaiting
     if seats != awaited:
@@ -87,16 +88,18 @@ def apply(state: Any, orders: Any) -> Applied:
 
 def check(state: Any, orders: Any) -> None:
     """Raise EngineError unless these orders would be accepted now (nothing changes)."""
-    read_orders(State.from_json(state), orders)
+    read_orders(peek(state), orders)
 
 
 def default_orders(state: Any, seat: int) -> dict[str, Any]:
     """A seat that gave no orders passes: every piece stays still."""
-    return {"seat": seat, "turn": State.from_json(state).turn, "moves": []}
+    return {"seat": seat, "turn": peek(state).turn, "moves": []}
 
 
 def awaiting(state: Any) -> list[int]:
-    return State.from_json(state).awaiting
+    """The state's `awaiting` (every seat still in play; [] once over), read as `check`
+    reads it; the whole state is checked when the turn resolves."""
+    return peek(state).awaiting[:]
 
 
 def scores(state: Any) -> dict[str, int | float]:

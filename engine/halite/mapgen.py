@@ -87,9 +87,11 @@ def _blur(values: list[int], width: int, height: int) -> list[int]:
 
 
 def _scale(values: list[int], top: int) -> list[int]:
-    """Scale so the largest value becomes `top` (rounding half up, exactly)."""
-    peak = max(values) or 1
-    return [(2 * v * top + peak) // (2 * peak) for v in values]
+    """Stretch linearly so the smallest value becomes 0 and the largest `top` (rounding
+    half up, exactly): blurring evens a board out, this gives back its contrast."""
+    low = min(values)
+    span = max(values) - low or 1
+    return [(2 * (v - low) * top + span) // (2 * span) for v in values]
 
 
 def _lay_tiles(tile: list[int], cw: int, ch: int, across: int, down: int) -> list[int]:

@@ -51,32 +51,43 @@ def parse_envelope(data: Any) -> tuple[int, int, list[Any]]:
 
 
 def read_moves(
-    moves: list[Any], seat: int, owner: list[int], width: int, height: int
+    moves: list[Any], seat: int, owner: list[list[int]], width: int, height: int
 ) -> dict[int, int]:
-    """The moves as {cell index: direction}, each checked against the flat `owner` grid."""
+    """The moves as {cell index: direction}, each checked against the row-major `owner`."""
     out: dict[int, int] = {}
-    for n, move in enumerate(moves):
+    for move in moves:
         if type(move) is not list or len(move) != 3:
-            raise ShapeError("bad_shape", f"Move {n + 1} must be [x, y, direction].")
+            raise ShapeError("bad_shape", f"Move {_number(moves, move)} must be [x, y, direction].")
         x, y, d = move
         if type(x) is not int or type(y) is not int:
-            raise ShapeError("bad_shape", f"Move {n + 1}: x and y must be whole numbers.")
-        if type(d) is not int or not 0 <= d <= 4:
+            raise ShapeError(
+                "bad_shape", f"Move {_number(moves, move)}: x and y must be whole numbers."
+            )
+        if type(d) is not int or d < 0 or d > 4:
             raise OrdersError(
                 "bad_direction",
-                f"Move {n + 1}: the direction is 0 (still), 1 (north), 2 (east),"
-                f" 3 (south) or 4 (west), not {str(d)[:20]}.",
+                f"Move {_number(moves, move)}: the direction is 0 (still), 1 (north),"
+                f" 2 (east), 3 (south) or 4 (west), not {str(d)[:20]}.",
             )
-        if not (0 <= x < width and 0 <= y < height):
+        if x < 0 or x >= width or y < 0 or y >= height:
             raise OrdersError(
-                "off_board", f"Move {n + 1}: ({x}, {y}) is off the {width} x {height} board."
+                "off_board",
+                f"Move {_number(moves, move)}: ({x}, {y}) is off the {width} x {height} board.",
+            )
+        if owner[y][x] != seat:
+            raise OrdersError(
+                "not_your_piece",
+                f"Move {_number(moves, move)}: seat {seat} has no piece at ({x}, {y}).",
             )
         i = y * width + x
-        if owner[i] != seat:
-            raise OrdersError(
-                "not_your_piece", f"Move {n + 1}: seat {seat} has no piece at ({x}, {y})."
-            )
         if i in out:
-            raise OrdersError("duplicate_piece", f"Move {n + 1}: ({x}, {y}) is named twice.")
+            raise OrdersError(
+                "duplicate_piece", f"Move {_number(moves, move)}: ({x}, {y}) is named twice."
+            )
         out[i] = d
     return out
+
+
+def _number(moves: list[Any], move: Any) -> int:
+    """The 1-based place of `move` in the list (for a message; only on the error path)."""
+    return next(n for n, m in enumerate(moves, start=1) if m is move)

@@ -57,18 +57,14 @@ def _around(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     return tuple(zip(*neighbours(width, height), strict=True))
 
 
-def _xy(i: int, width: int) -> list[int]:
-    return [i % width, i // width]
-
-
 def resolve(state: State, moves: dict[int, int]) -> tuple[State, list[Event]]:
     """The next state and the turn's events. `moves` maps a cell index to a direction for
     every seat at once (each cell was checked to be its owner's); unnamed cells stay."""
-    width = state.width
+    width, height, seats = state.width, state.height, state.seats
     owner, strength, production = state.owner, state.strength, state.production
-    seats = state.seats
-    step = neighbours(width, state.height)
+    step = neighbours(width, height)
     owned = list(compress(range(len(owner)), owner))
+    seat_range = range(1, seats + 1)
 
     # Steps 1 and 2: growth and moves. `pieces[s]` maps a cell to seat s's strength
     # there, uncapped while pieces merge; `merged` is the cells where two or more met.
@@ -85,9 +81,9 @@ def resolve(state: State, moves: dict[int, int]) -> tuple[State, list[Event]]:
             target = step[direction][i]
             moved_from.append(i)
             events.append(
-                {"type": "move", "seat": seat, "from": _xy(i, width), "to": _xy(target, width),
-                 "direction": direction, "strength": value, "t_ms": MOVE_MS,
-                 "duration_ms": MOVE_DURATION_MS}
+                {"type": "move", "seat": seat, "from": [i % width, i // width],
+                 "to": [target % width, target // width], "direction": direction,
+                 "strength": value, "t_ms": MOVE_MS, "duration_ms": MOVE_DURATION_MS}
             )  # fmt: skip
         else:
             value = strength[i] + production[i]
@@ -110,37 +106,11 @@ def resolve(state: State, moves: dict[int, int]) -> tuple[State, list[Event]]:
         if total > MAX_STRENGTH:
             mine[i] = MAX_STRENGTH
         events.append(
-            {"type": "merge", "seat": seat, "at": _xy(i, width), "strength": mine[i],
+            {"type": "merge", "seat": seat, "at": [i % width, i // width], "strength": mine[i],
              "lost": total - mine[i], "t_ms": MERGE_MS, "duration_ms": MERGE_DURATION_MS}
         )  # fmt: skip
 
-    # Step 3: damage. `occupant[c]` is the seat with pieces on cell c, -1 for several.
-    occupant: dict[int, int] = {}
-    for seat in range(1, seats + 1):
-        for i in pieces[seat]:
-            occupant[i] = seat if i not in occupant else -1
-    around = _around(width, state.height)
-    damage: list[dict[int, int]] = [{} for _ in range(seats + 1)]
-    neutral_damage: dict[int, int] = {}
-    get_occupant = occupant.get
-    for seat in range(1, seats + 1):
-        for i, value in pieces[seat].items():
-            for c in around[i]:
-                other = get_occupant(c, 0)
-                if other == 0 or other == seat:
-                    continue
-                if other > 0:
-                    hit = damage[other]
-                    hit[c] = hit.get(c, 0) + value
-                    continue
-                for enemy in range(1, seats + 1):
-                    if enemy != seat and c in pieces[enemy]:
-                        hit = damage[enemy]
-                        hit[c] = hit.get(c, 0) + value
-            if not owner[i] and strength[i]:
-                hit = damage[seat]
-                hit[i] = hit.get(i, 0) + strength[i]
-                neutral_damage[i] = neutral_damage.get(i, 0) + value
+    damage, neutral_damage = _damage(state, pieces)
 
     # Steps 4 and 5: destruction, the neutral cells' loss, the new grid.
     new_owner = owner[:]
@@ -152,7 +122,7 @@ def resolve(state: State, moves: dict[int, int]) -> tuple[State, list[Event]]:
         left = strength[i] - value
         new_strength[i] = left if left > 0 else 0
     hits: list[tuple[int, int, int, bool]] = []
-    for seat in range(1, seats + 1):
+    for seat in seat_range:
         mine = pieces[seat]
         for i, value in damage[seat].items():
             destroyed = value >= mine[i]
@@ -162,7 +132,7 @@ def resolve(state: State, moves: dict[int, int]) -> tuple[State, list[Event]]:
             else:
                 mine[i] -= value
     territory = [0] * (seats + 1)
-    for seat in range(1, seats + 1):
+    for seat in seat_range:
         mine = pieces[seat]
         territory[seat] = len(mine)
         for i, value in mine.items():
@@ -172,32 +142,92 @@ def resolve(state: State, moves: dict[int, int]) -> tuple[State, list[Event]]:
         hits.sort()
         for i, seat, value, _ in hits:
             events.append(
-                {"type": "damage", "seat": seat, "at": _xy(i, width), "damage": value,
+                {"type": "damage", "seat": seat, "at": [i % width, i // width], "damage": value,
                  "t_ms": DAMAGE_MS, "duration_ms": DAMAGE_DURATION_MS}
             )  # fmt: skip
         for i, seat, _, destroyed in hits:
             if destroyed:
                 events.append(
-                    {"type": "destroyed", "seat": seat, "at": _xy(i, width),
+                    {"type": "destroyed", "seat": seat, "at": [i % width, i // width],
                      "t_ms": DESTROYED_MS, "duration_ms": DESTROYED_DURATION_MS}
                 )  # fmt: skip
     changed = [i for i in owned if new_owner[i] != owner[i]]
-    changed += [i for i in occupant if new_owner[i] and not owner[i]]
+    for seat in seat_range:
+        changed += [i for i in pieces[seat] if not owner[i]]
     changed.sort()
     for i in changed:
         events.append(
-            {"type": "captured", "at": _xy(i, width), "owner": new_owner[i], "previous": owner[i],
-             "t_ms": CAPTURED_MS, "duration_ms": CAPTURED_DURATION_MS}
+            {"type": "captured", "at": [i % width, i // width], "owner": new_owner[i],
+             "previous": owner[i], "t_ms": CAPTURED_MS, "duration_ms": CAPTURED_DURATION_MS}
         )  # fmt: skip
 
     new = State(
-        state.seed, width, state.height, new_owner, new_strength, production, seats,
-        state.turn + 1,
+        state.seed, width, height, new_owner, new_strength, production, seats, state.turn + 1,
         [t + territory[s] for s, t in enumerate(state.territory_total, start=1)],
         state.eliminated[:],
     )  # fmt: skip
     _finish(new, state, territory, events)
     return new, events
+
+
+def _damage(
+    state: State, pieces: list[dict[int, int]]
+) -> tuple[list[dict[int, int]], dict[int, int]]:
+    """Step 3: the damage each seat's pieces take (`damage[s]`: cell -> total; a piece
+    that is hit at all has an entry, even of 0) and the neutral cells take.
+
+    Two pieces of different seats hit each other when they share a cell or are
+    orthogonal neighbours. Pairs on neighbouring cells are found once each, from the
+    west or north cell of the pair (looking east and south); a cell holding pieces of
+    several seats (a contested cell) is rare and handled on its own with all its pairs.
+    """
+    width, height, seats = state.width, state.height, state.seats
+    owner, strength = state.owner, state.strength
+    step = neighbours(width, height)
+    east, south = step[2], step[3]
+    occupant = [0] * (width * height)  # the seat with pieces there, -1 for several
+    contested: list[int] = []
+    for seat in range(1, seats + 1):
+        for i in pieces[seat]:
+            if occupant[i]:
+                if occupant[i] > 0:
+                    contested.append(i)
+                occupant[i] = -1
+            else:
+                occupant[i] = seat
+    damage: list[dict[int, int]] = [{} for _ in range(seats + 1)]
+    neutral_damage: dict[int, int] = {}
+    for seat in range(1, seats + 1):
+        mine = pieces[seat]
+        hurt = damage[seat]
+        for i, value in mine.items():
+            if occupant[i] > 0:
+                for c in (east[i], south[i]):
+                    other = occupant[c]
+                    if other > 0 and other != seat:
+                        theirs = damage[other]
+                        theirs[c] = theirs.get(c, 0) + value
+                        hurt[i] = hurt.get(i, 0) + pieces[other][c]
+            if not owner[i] and strength[i]:
+                hurt[i] = hurt.get(i, 0) + strength[i]
+                neutral_damage[i] = neutral_damage.get(i, 0) + value
+    for i in contested:
+        here = [(s, pieces[s][i]) for s in range(1, seats + 1) if i in pieces[s]]
+        for s, value in here:
+            for t, _ in here:
+                if t != s:
+                    damage[t][i] = damage[t].get(i, 0) + value
+        for direction in (1, 2, 3, 4):
+            c = step[direction][i]
+            if occupant[c] < 0 and direction in (1, 4):
+                continue  # a contested neighbour to the north or west handles this pair
+            there = [(s, pieces[s][c]) for s in range(1, seats + 1) if c in pieces[s]]
+            for s, value in here:
+                for t, their_value in there:
+                    if t != s:
+                        damage[t][c] = damage[t].get(c, 0) + value
+                        damage[s][i] = damage[s].get(i, 0) + their_value
+    return damage, neutral_damage
 
 
 def _finish(new: State, old: State, territory: list[int], events: list[Event]) -> None:

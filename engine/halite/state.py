@@ -18,12 +18,12 @@ from engine.errors import StateError
 RULESET = "halite"
 SEAT_COUNTS = (2, 3, 4, 5, 6)
 MAX_SEATS = 6
-MIN_SIZE, MAX_SIZE = 10, 50  # the options; a parsed state may be any size up to MAX_GRID
-MAX_GRID = 255
+MIN_SIZE, MAX_SIZE = 10, 50  # the options; a parsed state may be any size MIN_GRID..MAX_GRID
+MIN_GRID, MAX_GRID = 3, 255  # from 3 up, a cell and its four neighbours are five cells
 MAX_STRENGTH = 255
 MAX_PRODUCTION = 15
 
-__all__ = ["RULESET", "State", "max_turns_for"]
+__all__ = ["RULESET", "Header", "State", "max_turns_for", "parse", "peek"]
 
 
 def max_turns_for(width: int, height: int) -> int:
@@ -60,8 +60,8 @@ class State:
 
     def territory(self) -> list[int]:
         """Cells owned by each seat now (index s - 1 for seat s)."""
-        owner = self.owner
-        return [owner.count(s) for s in range(1, self.seats + 1)]
+        packed = bytes(self.owner)
+        return [packed.count(s) for s in range(1, self.seats + 1)]
 
     @property
     def alive(self) -> list[int]:
@@ -136,10 +136,18 @@ def _grid(data: dict[str, Any], key: str, width: int, height: int, top: int) -> 
         or any(type(r) is not list or len(r) != width for r in rows)
     ):
         raise StateError(f"'{key}' must be {height} rows of {width} numbers.")
-    flat = [v for row in rows for v in row]
-    if set(map(type, flat)) != {int} or min(flat) < 0 or max(flat) > top:
+    # bytes() takes exactly the whole numbers 0..255 (fast, in C); translate() then
+    # deletes the allowed values, so anything left is out of range.
+    try:
+        packed = b"".join(map(bytes, rows))
+    except (TypeError, ValueError):
+        packed = b""
+    if len(packed) != width * height or (top < 255 and packed.translate(None, _UP_TO[top])):
         raise StateError(f"Every value of '{key}' must be a whole number from 0 to {top}.")
-    return flat
+    return list(packed)
+
+
+_UP_TO = [bytes(range(top + 1)) for top in range(256)]
 
 
 def _seat_list(data: dict[str, Any], key: str, seats: int) -> list[int]:
@@ -177,8 +185,8 @@ def parse(data: Any) -> State:
     seed = data["seed"]
     if type(seed) is not int:
         raise StateError("'seed' must be a whole number.")
-    width = _int(data, "width", 1, MAX_GRID)
-    height = _int(data, "height", 1, MAX_GRID)
+    width = _int(data, "width", MIN_GRID, MAX_GRID)
+    height = _int(data, "height", MIN_GRID, MAX_GRID)
     seats = _int(data, "seats", SEAT_COUNTS[0], MAX_SEATS)
     max_turns = max_turns_for(width, height)
     if data["max_turns"] != max_turns or type(data["max_turns"]) is not int:
@@ -218,3 +226,52 @@ def parse(data: Any) -> State:
         if key in data and data[key] != derived:
             raise StateError(f"'{key}' does not agree with the rest of the state.")
     return state
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """What one seat's orders are checked against (`peek`); `owner` is row-major."""
+
+    over: bool
+    awaiting: list[int]
+    turn: int
+    width: int
+    height: int
+    owner: list[list[int]]
+
+
+def peek(data: Any) -> Header:
+    """The fields orders are checked against, each checked, without the rest of the
+    state: a check of every seat's orders in a turn reads only these, and `parse`
+    (run once when the turn resolves) checks the whole state."""
+    if type(data) is not dict:
+        raise StateError("The state must be a JSON object.")
+    missing = [
+        k
+        for k in ("ruleset", "over", "awaiting", "turn", "width", "height", "owner")
+        if k not in data
+    ]
+    if missing:
+        raise StateError(f"The state is missing '{missing[0]}'.")
+    if data["ruleset"] != RULESET:
+        raise StateError(f"The state's ruleset must be '{RULESET}'.")
+    width = _int(data, "width", MIN_GRID, MAX_GRID)
+    height = _int(data, "height", MIN_GRID, MAX_GRID)
+    turn = _int(data, "turn", 0)
+    over, awaiting, rows = data["over"], data["awaiting"], data["owner"]
+    if type(over) is not bool:
+        raise StateError("'over' must be true or false.")
+    if (
+        type(awaiting) is not list
+        or any(type(s) is not int for s in awaiting)
+        or awaiting != sorted(set(awaiting))
+        or (over and awaiting)
+    ):
+        raise StateError("'awaiting' must list the seats in play in seat order, none once over.")
+    if (
+        type(rows) is not list
+        or len(rows) != height
+        or any(type(r) is not list or len(r) != width for r in rows)
+    ):
+        raise StateError(f"'owner' must be {height} rows of {width} numbers.")
+    return Header(over, awaiting, turn, width, height, rows)
