@@ -12,6 +12,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games.api.app import api
 from games.api.errors import error_body
+from games.api.stream import stream_view
 
 
 @csrf_exempt
@@ -21,6 +22,7 @@ def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
 
 
 urlpatterns = [
+    path("stream/", stream_view, name="api-stream"),
     path("", api.urls),
     re_path(r"", not_found, name="api-not-found"),
 ]

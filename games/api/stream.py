@@ -1,0 +1,431 @@
+"""The bot API's event stream, GET /api/v1/stream/ (docs/api-stream.md): one JSON
+object per line for each event of the caller's matches, and a blank line every
+KEEPALIVE_SECONDS so that a dead connection shows.
+
+The database is the source of truth. A `Session` remembers what it has told its
+caller about each match (a `Cursor`); asked to catch up, it re-reads the matches
+whose fingerprint changed and says what is new since. Waking it is the server's
+business: under ASGI one loop per process reads every stream's fingerprints in one
+query (games/api/stream_asgi.py); under WSGI `stream_view` polls for its own stream.
+A wake that comes late or for nothing costs a re-read, never an event; a stream
+that (re)connects first hears every match that waits for the caller's orders.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl
+
+from django.conf import settings
+from django.core.exceptions import DisallowedHost
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import close_old_connections
+from django.db.models import OuterRef, Q, Subquery
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http.request import split_domain_port, validate_host
+from django.http.response import HttpResponseBase
+from django.views.decorators.csrf import csrf_exempt
+
+import engine
+from games.api.errors import error_body
+from games.api.matches import match_out
+from games.api.ratelimit import RateLimited, rate_limit_hit
+from games.models import ApiToken, Match, Resolution, Seat, Turn
+from games.services.tokens import token_authenticate
+
+STREAM_PATH = "/api/v1/stream/"
+# A blank line after this long without an event: proxies keep the connection, and a
+# client whose read times out (say after 3 of them) knows the connection is dead.
+KEEPALIVE_SECONDS = 5.0
+# How often a stream's matches are looked at: the ASGI hub, one query for all of a
+# process's streams; a WSGI stream, one query for itself.
+POLL_SECONDS = 0.1
+WSGI_POLL_SECONDS = 0.2
+# How often a stream's token is checked again: a revoked token's streams end.
+TOKEN_CHECK_SECONDS = 10.0
+# Streams one token may hold open in one web process at once.
+STREAMS_PER_TOKEN = 8
+# Users per fingerprint query (SQLite takes at most 32766 parameters).
+USERS_PER_QUERY = 500
+
+ACTIVE = (Match.Status.OPEN, Match.Status.RUNNING, Match.Status.PAUSED)
+OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+# What a stream's caller could be told about one match: its status and turn, the
+# turn row's status, the steps resolved in the turn, the seat's bot. Equal
+# fingerprints: nothing to tell; different ones: re-read the match.
+Fingerprint = tuple[str, int, str | None, int | None, str, str]
+# A user's active matches, by id.
+Digest = dict[int, Fingerprint]
+
+
+def read_digests(user_ids: Collection[int]) -> dict[int, Digest]:
+    """Every user's digest, in one query per USERS_PER_QUERY users."""
+    turn_status = Turn.objects.filter(
+        match_id=OuterRef("match_id"), number=OuterRef("match__turn_number")
+    ).values("status")[:1]
+    last_step = (
+        Resolution.objects.filter(
+            match_id=OuterRef("match_id"), turn_number=OuterRef("match__turn_number")
+        )
+        .order_by("-step")
+        .values("step")[:1]
+    )
+    digests: dict[int, Digest] = {user_id: {} for user_id in user_ids}
+    ids = sorted(digests)
+    for start in range(0, len(ids), USERS_PER_QUERY):
+        rows = (
+            Seat.objects.filter(user_id__in=ids[start : start + USERS_PER_QUERY])
+            .filter(match__status__in=ACTIVE)
+            .annotate(turn_status=Subquery(turn_status), last_step=Subquery(last_step))
+            .order_by()
+            .values_list(
+                "user_id",
+                "match_id",
+                "match__status",
+                "match__turn_number",
+                "turn_status",
+                "last_step",
+                "bot",
+                "standin_bot",
+            )
+        )
+        for user_id, match_id, *fingerprint in rows:
+            digests[user_id][match_id] = tuple(fingerprint)
+    return digests
+
+
+def active_tokens(token_ids: Collection[int]) -> set[int]:
+    """Those of the tokens that still authenticate (not revoked, their user active)."""
+    return set(
+        ApiToken.objects.filter(
+            pk__in=list(token_ids), revoked_at__isnull=True, user__is_active=True
+        ).values_list("pk", flat=True)
+    )
+
+
+def encode(events: list[dict[str, Any]]) -> bytes:
+    """Events as newline-delimited JSON."""
+    return b"".join(
+        json.dumps(event, cls=DjangoJSONEncoder, separators=(",", ":")).encode() + b"\n"
+        for event in events
+    )
+
+
+@dataclass
+class Cursor:
+    """What a stream has told about one match: whether it started, the resolutions
+    before `upto` (turn, step), and the turn and step it said were the caller's."""
+
+    started: bool
+    upto: tuple[int, int] = (0, 0)
+    told_turn: tuple[int, int] | None = None
+
+
+def _position(match: Match) -> tuple[int, int]:
+    """Where the match's state is: resolutions before this (turn, step) made it."""
+    if match.state is None:
+        return (0, 0)
+    return (match.turn_number, engine.step(match.state))
+
+
+@dataclass
+class Session:
+    """One stream's memory of its caller's matches, and the reads that advance it.
+    Its methods query the database: call them from a thread, never the event loop."""
+
+    user_id: int
+    seen: Digest = field(default_factory=dict)
+    cursors: dict[int, Cursor] = field(default_factory=dict)
+    over: set[int] = field(default_factory=set)
+
+    def open(self) -> list[dict[str, Any]]:
+        """The caller's current state: a `your_turn` for every match that waits for
+        its orders. Every active match is taken as told up to now."""
+        self.seen = read_digests([self.user_id])[self.user_id]
+        events: list[dict[str, Any]] = []
+        for match_id in sorted(self.seen):
+            events += self._look(match_id, connecting=True)
+        return events
+
+    def catch_up(self, latest: Digest) -> list[dict[str, Any]]:
+        """What is new in the matches whose fingerprint differs from the last seen
+        (a match that left the digest has ended, or the seat is no longer the caller's)."""
+        changed = sorted(
+            m for m in latest.keys() | self.seen.keys() if latest.get(m) != self.seen.get(m)
+        )
+        self.seen = latest
+        events: list[dict[str, Any]] = []
+        for match_id in changed:
+            events += self._look(match_id, connecting=False)
+        return events
+
+    def _look(self, match_id: int, *, connecting: bool) -> list[dict[str, Any]]:
+        if match_id in self.over:
+            return []
+        match = Match.objects.defer("initial_state", "record").filter(pk=match_id).first()
+        seat = (
+            Seat.objects.filter(match_id=match_id, user_id=self.user_id).order_by("pk").first()
+            if match is not None
+            else None
+        )
+        if match is None or seat is None:
+            self.cursors.pop(match_id, None)
+            return []
+        cursor = self.cursors.get(match_id)
+        if cursor is None:
+            started = match.started_at is not None
+            # Connecting: everything so far is the past. A match met later is told
+            # from its start (it started, or was created, after the stream opened).
+            cursor = Cursor(
+                started=connecting and started, upto=_position(match) if connecting else (0, 0)
+            )
+            self.cursors[match_id] = cursor
+        events: list[dict[str, Any]] = []
+        body: dict[str, Any] | None = None
+
+        def detail() -> dict[str, Any]:
+            nonlocal body
+            if body is None:
+                body = match_out(match, seat)
+            return body
+
+        if not cursor.started and match.started_at is not None:
+            cursor.started = True
+            events.append({"type": "match_started", "match_id": match_id, "match": detail()})
+        events += self._resolved(match, seat, cursor)
+        if match.status in OVER:
+            events.append({"type": "match_over", "match_id": match_id, "match": detail()})
+            self.cursors.pop(match_id, None)
+            self.over.add(match_id)
+            return events
+        # A quick no before the full read: another seat's turn alone.
+        due = (
+            match.status == Match.Status.RUNNING
+            and not seat.driver_bot
+            and match.to_move in (None, seat.number)
+            and detail()["your_turn"]
+        )
+        key = (match.turn_number, detail()["step"]) if due else None
+        if key is not None and cursor.told_turn != key:
+            events.append({"type": "your_turn", "match_id": match_id, "match": detail()})
+        cursor.told_turn = key
+        return events
+
+    def _resolved(self, match: Match, seat: Seat, cursor: Cursor) -> list[dict[str, Any]]:
+        """`turn_resolved` for each resolution from the cursor up to the state read
+        (a resolution is stored with the state it made, so none is missing)."""
+        turn, step = cursor.upto
+        rows = Resolution.objects.filter(match=match).filter(
+            Q(turn_number__gt=turn) | Q(turn_number=turn, step__gte=step)
+        )
+        if match.status not in OVER:
+            upto = _position(match)
+            rows = rows.filter(
+                Q(turn_number__lt=upto[0]) | Q(turn_number=upto[0], step__lt=upto[1])
+            )
+        over = match.status == Match.Status.FINISHED
+        events = []
+        for row in rows.order_by("turn_number", "step").only(
+            "turn_number", "step", "seat", "turn_ms", "events"
+        ):
+            events.append(
+                {
+                    "type": "turn_resolved",
+                    "match_id": match.pk,
+                    "turn": row.turn_number,
+                    "step": row.step,
+                    "seat": row.seat,
+                    "turn_ms": row.turn_ms,
+                    "events": engine.events_view(
+                        row.events, seat.number, over=over, ruleset=match.ruleset
+                    ),
+                }
+            )
+            cursor.upto = (row.turn_number, row.step + 1)
+        if match.status not in OVER:
+            cursor.upto = max(cursor.upto, _position(match))
+        return events
+
+
+# --- the request: the same checks as the rest of the API, without ninja -------------
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An error answer: protocol.md's error object, its status and headers."""
+
+    status: int
+    code: str
+    message: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+    def body(self) -> bytes:
+        return json.dumps(error_body(self.code, self.message)).encode()
+
+
+UNAUTHORIZED = Refusal(
+    401,
+    "unauthorized",
+    "Send a valid API token: Authorization: Bearer <token> (create one on your settings page).",
+    (("WWW-Authenticate", 'Bearer realm="helium3"'),),
+)
+
+
+def _allowed_host(host: str) -> bool:
+    allowed = settings.ALLOWED_HOSTS
+    if settings.DEBUG and not allowed:  # as HttpRequest.get_host
+        allowed = [".localhost", "127.0.0.1", "[::1]"]
+    domain, _port = split_domain_port(host)
+    return bool(domain) and validate_host(domain, allowed)
+
+
+def check_request(
+    method: str, host: str | None, query: str, authorization: str | None
+) -> ApiToken | Refusal:
+    """The caller's token, counted as one request against its limit; or why not.
+    `host`: the Host header, None when Django's request checked it already."""
+    if host is not None and not _allowed_host(host):
+        return Refusal(400, "bad_request", "This host is not served here.")
+    if method != "GET":
+        return Refusal(
+            405,
+            "method_not_allowed",
+            f"This path does not take {method[:10]}.",
+            (("Allow", "GET"),),
+        )
+    unknown = sorted({key for key, _ in parse_qsl(query, keep_blank_values=True)})
+    if unknown:
+        return Refusal(400, "bad_shape", f"Unknown query parameter {unknown[0][:40]!r}.")
+    scheme, _, raw = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer":
+        return UNAUTHORIZED
+    token = token_authenticate(raw.strip())
+    if token is None:
+        return UNAUTHORIZED
+    try:
+        rate_limit_hit(f"token:{token.pk}")
+    except RateLimited as limited:
+        return Refusal(
+            429,
+            "rate_limited",
+            f"Too many requests with this token; try again in {limited.retry_after} s.",
+            (("Retry-After", str(limited.retry_after)),),
+        )
+    return token
+
+
+UNAVAILABLE = Refusal(
+    503, "unavailable", "The site cannot answer now; try again.", (("Retry-After", "5"),)
+)
+TOO_MANY_STREAMS = Refusal(
+    429,
+    "too_many_streams",
+    f"This token has {STREAMS_PER_TOKEN} streams open here already; close one first.",
+    (("Retry-After", str(int(KEEPALIVE_SECONDS))),),
+)
+
+# The response's headers: no cache or proxy may hold the lines back.
+STREAM_HEADERS = (
+    ("Content-Type", "application/x-ndjson"),
+    ("Cache-Control", "no-store"),
+    ("X-Accel-Buffering", "no"),
+    ("X-Content-Type-Options", "nosniff"),
+)
+
+
+class OpenStreams:
+    """How many streams each token holds open in this process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._count: dict[int, int] = {}
+
+    def take(self, token_id: int) -> bool:
+        with self._lock:
+            if self._count.get(token_id, 0) >= STREAMS_PER_TOKEN:
+                return False
+            self._count[token_id] = self._count.get(token_id, 0) + 1
+            return True
+
+    def give_back(self, token_id: int) -> None:
+        with self._lock:
+            left = self._count.get(token_id, 0) - 1
+            if left > 0:
+                self._count[token_id] = left
+            else:
+                self._count.pop(token_id, None)
+
+
+OPEN_STREAMS = OpenStreams()
+
+
+# --- under WSGI: a thread per stream --------------------------------------------------
+
+
+def _refused(refusal: Refusal) -> HttpResponse:
+    response = JsonResponse(error_body(refusal.code, refusal.message), status=refusal.status)
+    for name, value in refusal.headers:
+        response[name] = value
+    return response
+
+
+@csrf_exempt
+def stream_view(request: HttpRequest) -> HttpResponseBase:
+    """The stream under a WSGI server (runserver, the tests' live server): each open
+    stream holds its server thread and polls for itself. An ASGI server never gets
+    here: helium3_site.asgi serves the path without a thread (stream_asgi.py)."""
+    if hasattr(request, "scope"):
+        refusal = Refusal(501, "not_served", "Serve the site with helium3_site.asgi:application.")
+        return _refused(refusal)
+    try:
+        request.get_host()
+    except DisallowedHost:
+        return _refused(Refusal(400, "bad_request", "This host is not served here."))
+    found = check_request(
+        request.method or "",
+        None,
+        request.META.get("QUERY_STRING", ""),
+        request.headers.get("Authorization"),
+    )
+    if isinstance(found, Refusal):
+        return _refused(found)
+    if not OPEN_STREAMS.take(found.pk):
+        return _refused(TOO_MANY_STREAMS)
+    response = StreamingHttpResponse(_wsgi_lines(found))
+    for name, value in STREAM_HEADERS:
+        response[name] = value
+    return response
+
+
+def _wsgi_lines(token: ApiToken) -> Iterator[bytes]:
+    try:
+        session = Session(token.user_id)
+        yield b""  # the headers go out now: the caller knows it is connected
+        lines = encode(session.open())
+        last_line = time.monotonic()
+        token_checked = last_line
+        if lines:
+            yield lines
+        while True:
+            time.sleep(WSGI_POLL_SECONDS)
+            now = time.monotonic()
+            if now - token_checked >= TOKEN_CHECK_SECONDS:
+                if not active_tokens([token.pk]):
+                    return
+                token_checked = now
+            latest = read_digests([token.user_id])[token.user_id]
+            lines = encode(session.catch_up(latest)) if latest != session.seen else b""
+            if not lines and now - last_line >= KEEPALIVE_SECONDS:
+                lines = b"\n"
+            if lines:
+                last_line = now
+                yield lines
+    finally:
+        OPEN_STREAMS.give_back(token.pk)
+        close_old_connections()

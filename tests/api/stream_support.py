@@ -1,0 +1,182 @@
+"""The event stream's test support: the site served by uvicorn in a thread of the test
+process (helium3_site.asgi, as production serves it) and a client that reads the
+stream's lines in a thread of its own, so that a test waits for events with a
+timeout instead of blocking on a socket."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import queue
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
+
+import uvicorn
+
+STREAM = "/api/v1/stream/"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def asgi_server() -> Iterator[str]:
+    """uvicorn serving helium3_site.asgi on 127.0.0.1; yields the base URL."""
+    from helium3_site.asgi import application
+
+    port = free_port()
+    config = uvicorn.Config(
+        application,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        # Streams still open at the end are cut after this long.
+        timeout_graceful_shutdown=1,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="asgi-test-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        assert not thread.is_alive(), "uvicorn did not stop"
+
+
+class Answer:
+    """A plain (not streamed) answer: status, headers, JSON body."""
+
+    def __init__(self, status: int, headers: dict[str, str], body: bytes) -> None:
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def request(
+    base: str,
+    path: str,
+    *,
+    token: str | None,
+    method: str = "GET",
+    headers: dict[str, str] | None = None,
+) -> Answer:
+    """One request read to its end (for answers that are not a stream)."""
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    sent = dict(headers or {})
+    if token is not None:
+        sent["Authorization"] = f"Bearer {token}"
+    try:
+        conn.request(method, path, headers=sent)
+        response = conn.getresponse()
+        return Answer(
+            response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+        )
+    finally:
+        conn.close()
+
+
+class Stream:
+    """An open GET /api/v1/stream/: its lines, read by a thread into a queue."""
+
+    def __init__(self, base: str, token: str, *, path: str = STREAM) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self.conn = http.client.HTTPConnection(host, int(port), timeout=60)
+        self.conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+        self.headers = {k.lower(): v for k, v in self.response.getheaders()}
+        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.raw: list[bytes] = []  # every line, blank ones too
+        self.reader = threading.Thread(target=self._read, name="stream-reader", daemon=True)
+        if self.status == 200:
+            self.reader.start()
+
+    def _read(self) -> None:
+        try:
+            for line in self.response:
+                self.raw.append(line)
+                self.lines.put(line)
+        except Exception:  # closed under the reader's feet, or cut by the server
+            pass
+        self.lines.put(None)
+
+    def next_line(self, timeout: float) -> bytes | None:
+        """The next line, blank or not; None when the stream ended."""
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no line from the stream within {timeout} s") from None
+
+    def next_event(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next event (keep-alive lines skipped)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.next_line(max(0.01, deadline - time.monotonic()))
+            if line is None:
+                raise AssertionError("the stream ended")
+            if line.strip():
+                event: dict[str, Any] = json.loads(line)
+                return event
+
+    def events_until(
+        self, done: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+    ) -> list[dict[str, Any]]:
+        """Events up to and with the first that `done` accepts."""
+        deadline = time.monotonic() + timeout
+        events = []
+        while True:
+            event = self.next_event(max(0.01, deadline - time.monotonic()))
+            events.append(event)
+            if done(event):
+                return events
+
+    def quiet(self, seconds: float) -> list[dict[str, Any]]:
+        """Every event that comes within `seconds` (none, usually)."""
+        deadline = time.monotonic() + seconds
+        events = []
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            if line.strip():
+                events.append(json.loads(line))
+        return events
+
+    def ended(self, timeout: float) -> bool:
+        """The server closed the stream within `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                if self.lines.get(timeout=left) is None:
+                    return True
+            except queue.Empty:
+                return False
+        return False
+
+    def close(self) -> None:
+        sock = self.conn.sock
+        if sock is not None:
+            with suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        self.conn.close()
+        if self.reader.is_alive():
+            self.reader.join(timeout=5)
