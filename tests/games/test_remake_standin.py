@@ -7,10 +7,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from django.urls import reverse
 from site_support import client_for, current_turn, drain
-
-import pytest
 
 import engine
 from engine import rulesets
