@@ -23,6 +23,7 @@ import engine
 from games import presentation, services
 from games.errors import ServiceError
 from games.models import (
+    SEATS_MAX,
     AdminAction,
     ApiToken,
     Match,
@@ -142,7 +143,7 @@ class TurnInline(admin.TabularInline):
 
 
 class MatchActionForm(ActionForm):
-    seat = forms.IntegerField(required=False, min_value=1, max_value=4, label="Seat")
+    seat = forms.IntegerField(required=False, min_value=1, max_value=SEATS_MAX, label="Seat")
     bot = forms.CharField(required=False, label="Bot", initial="random", max_length=32)
 
 

@@ -15,9 +15,11 @@ from django.utils.safestring import SafeString
 
 import engine
 from games import presentation
+from games.models import SEATS_MAX, SEATS_MIN
 
-# The seat counts the site hosts (services.match_create refuses others).
-SITE_SEATS = range(2, 5)
+# The seat counts the site hosts (services.match_create refuses others); each game
+# offers those of its own counts that are among them.
+SITE_SEATS = range(SEATS_MIN, SEATS_MAX + 1)
 
 
 def names() -> list[str]:
@@ -61,7 +63,7 @@ def play_now_seats(name: str) -> int:
     return usual if usual in counts else max(counts, default=0)
 
 
-_NUMBER_WORDS = ("no", "one", "two", "three")
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
 
 
 def _bots_words(count: int) -> str:

@@ -6,6 +6,8 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 import engine
 from games import catalog
@@ -50,7 +52,7 @@ def _bot_choices(open_label: str, ruleset: str) -> list[tuple[str, str]]:
 
 # The option the battle clock is: asked in minutes, with presets, when a game has it.
 LENGTH_OPTION = "length_ms"
-SEAT_NAMES = ("First", "Second", "Third", "Fourth")
+SEAT_NAMES = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth")
 
 
 def option_field_name(option: engine.Option) -> str:
@@ -62,6 +64,36 @@ def option_field_name(option: engine.Option) -> str:
 def _minutes(ms: int) -> int | Decimal:
     """Milliseconds as minutes, whole when they are ("10", not "1E+1")."""
     return ms // MS_PER_MINUTE if ms % MS_PER_MINUTE == 0 else Decimal(ms) / MS_PER_MINUTE
+
+
+# A map's size, asked cell by cell, is offered at round sizes too (the browser lists
+# them under the field): every SIZE_STEP cells within the option's bounds.
+SIZE_OPTIONS = ("width", "height")
+SIZE_STEP = 10
+
+
+class PresetNumberInput(forms.NumberInput):
+    """A number field with a list of suggested values (an HTML datalist)."""
+
+    def __init__(self, presets: list[int], attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs)
+        self.presets = presets
+
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
+        listed = f"{name}-presets"
+        html = super().render(name, value, {**(attrs or {}), "list": listed}, renderer)
+        options = format_html_join("", '<option value="{}">', ((p,) for p in self.presets))
+        return format_html('{}<datalist id="{}">{}</datalist>', html, listed, options)
+
+
+def size_presets(option: engine.Option) -> list[int]:
+    """Round sizes within a size option's bounds (10, 20, ... 50 for 10..50)."""
+    if option.name not in SIZE_OPTIONS or option.minimum is None or option.maximum is None:
+        return []
+    first = -(-option.minimum // SIZE_STEP) * SIZE_STEP
+    return list(range(first, option.maximum + 1, SIZE_STEP))
 
 
 def _option_field(option: engine.Option) -> forms.Field:
@@ -89,11 +121,13 @@ def _option_field(option: engine.Option) -> forms.Field:
         else:
             bounds = "a whole number"
         message = f"{label}: {bounds}."
+        presets = size_presets(option)
         return forms.IntegerField(
             label=label,
             initial=option.default,
             min_value=low,
             max_value=high,
+            widget=PresetNumberInput(presets) if presets else None,
             help_text=f"{help_text}: {bounds}." if help_text else f"{bounds.capitalize()}.",
             error_messages={"min_value": message, "max_value": message, "invalid": message},
         )

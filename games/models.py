@@ -24,6 +24,9 @@ TURN_SECONDS_MAX = 3 * 24 * 3600
 
 
 TITLE_MAX = 80
+# The seats a match may have: the most any game here takes (Skyport seats eight).
+SEATS_MIN = 2
+SEATS_MAX = 8
 
 
 class Match(models.Model):
@@ -71,7 +74,8 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         constraints = [
             models.CheckConstraint(
-                condition=Q(seat_count__gte=2, seat_count__lte=4), name="match_seat_count_2_to_4"
+                condition=Q(seat_count__gte=SEATS_MIN, seat_count__lte=SEATS_MAX),
+                name="match_seat_count_in_range",
             ),
             models.CheckConstraint(
                 condition=Q(turn_seconds__gte=TURN_SECONDS_MIN, turn_seconds__lte=TURN_SECONDS_MAX),
@@ -147,7 +151,7 @@ class Seat(models.Model):
                 condition=Q(user__isnull=True) | Q(bot=""), name="seat_user_or_bot_not_both"
             ),
             models.CheckConstraint(
-                condition=Q(number__gte=1, number__lte=4), name="seat_number_1_to_4"
+                condition=Q(number__gte=1, number__lte=SEATS_MAX), name="seat_number_in_range"
             ),
         ]
 

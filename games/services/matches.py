@@ -16,6 +16,8 @@ import engine
 from games.errors import Conflict, NotAPlayer, ServiceError
 from games.guests.selectors import refuse_guest
 from games.models import (
+    SEATS_MAX,
+    SEATS_MIN,
     TITLE_MAX,
     TURN_SECONDS_MAX,
     TURN_SECONDS_MIN,
@@ -97,8 +99,8 @@ def match_create(
     title = match_title_clean(title)
     match_options_clean(ruleset, None)  # an unknown ruleset is refused here
     rules = engine.ruleset(ruleset)
-    if seat_count not in rules.seats or not 2 <= seat_count <= 4:
-        allowed = ", ".join(str(n) for n in rules.seats if 2 <= n <= 4)
+    if seat_count not in rules.seats or not SEATS_MIN <= seat_count <= SEATS_MAX:
+        allowed = ", ".join(str(n) for n in rules.seats if SEATS_MIN <= n <= SEATS_MAX)
         raise ServiceError("bad_seats", f"A match of this game has {allowed} seats.")
     if not TURN_SECONDS_MIN <= turn_seconds <= TURN_SECONDS_MAX:
         raise ServiceError("bad_deadline", "The time per turn is from 1 minute to 3 days.")
@@ -156,7 +158,7 @@ def match_play_now(*, user: User, ruleset: str = "helium3") -> Match:
     and then those in it in its order (Helium 3: miner, fighter, random)."""
     match_options_clean(ruleset, None)  # an unknown ruleset is refused here
     rules = engine.ruleset(ruleset)
-    allowed = [n for n in rules.seats if 2 <= n <= 4]
+    allowed = [n for n in rules.seats if SEATS_MIN <= n <= SEATS_MAX]
     if not allowed:
         raise ServiceError("bad_seats", "This game cannot be played on this site.")
     seat_count = rules.default_seats if rules.default_seats in allowed else max(allowed)
