@@ -257,7 +257,7 @@ def peek(data: Any) -> Header:
         raise StateError(f"The state's ruleset must be '{RULESET}'.")
     width = _int(data, "width", MIN_GRID, MAX_GRID)
     height = _int(data, "height", MIN_GRID, MAX_GRID)
-    turn = _int(data, "turn", 0)
+    turn = _int(data, "turn", 0, max_turns_for(width, height))
     over, awaiting, rows = data["over"], data["awaiting"], data["owner"]
     if type(over) is not bool:
         raise StateError("'over' must be true or false.")

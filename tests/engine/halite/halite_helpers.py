@@ -95,3 +95,6 @@ def of_type(events: list[Json], kind: str) -> list[Json]:
 
 def without_timing(event: Json) -> Json:
     return {k: v for k, v in event.items() if k not in ("t_ms", "duration_ms")}
+
+
+FAR_CORNER = (6, 6)
