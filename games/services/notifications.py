@@ -12,7 +12,10 @@ through the bot API gets none either.
 "Your turn" is for a player who is away: its row is due a while after the turn
 began (your_turn_delay) and the clock sweep queues it then; it is sent only if
 the turn is still that player's and the player has not opened the match since
-the turn began (seat_seen records every look at the page and its poll).
+the turn began (seat_seen records every look at the page and its poll). In a
+turn at once (all seats move together, so every turn is everyone's) a player who
+is away gets one reminder ("Your turn" or the deadline's warning) until they open
+the match again, however fast the turns go by.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.core.cache import caches
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.errors import ServiceError
@@ -208,13 +211,25 @@ def _still_wanted(row: Notification) -> bool:
     seat = Seat.objects.filter(match=row.match, user=user).first()
     if seat is not None and seat.api:
         return False  # the seat went to a program since the row was made
-    if row.kind != NotificationKind.YOUR_TURN:
+    if row.kind not in REMINDERS:
         return True
+    if row.kind == NotificationKind.DEADLINE_WARNING:
+        at_once = Turn.objects.filter(
+            match=row.match, number=row.turn_number, seat=AT_ONCE
+        ).exists()
+        return not (at_once and seat is not None and _reminded_while_away(row, seat))
     # "Your turn" only while the turn waits for this player, and only to a player
     # who has not opened the match since it began: one who is there needs no email.
     turn = Turn.objects.filter(
         match=row.match, number=row.turn_number, status=Turn.Status.WAITING
     ).first()
+    if (
+        turn is not None
+        and turn.seat == AT_ONCE
+        and seat is not None
+        and _reminded_while_away(row, seat)
+    ):
+        return False
     # In a turn at once (seat AT_ONCE) the seats whose orders are in wait no more.
     return (
         row.match.status == Match.Status.RUNNING
@@ -232,6 +247,27 @@ def _still_wanted(row: Notification) -> bool:
         and not seat.driver_bot
         and (seat.last_seen_at is None or seat.last_seen_at < turn.started_at)
     )
+
+
+# The emails that ask a player to move. In a turn at once every turn is every
+# player's, one after another as fast as the others send: a player who is away
+# hears once, not every turn, until they open the match again.
+REMINDERS = (NotificationKind.YOUR_TURN, NotificationKind.DEADLINE_WARNING)
+
+
+def _reminded_while_away(row: Notification, seat: Seat) -> bool:
+    """Whether a reminder about this match already went to the player since they
+    last opened it (since it began, if they never did)."""
+    # One being sent counts if it is older: of two claimed at once, the older goes.
+    sent = Notification.objects.filter(
+        Q(status=Notification.Status.SENT) | Q(status=Notification.Status.SENDING, pk__lt=row.pk),
+        match_id=row.match_id,
+        user_id=row.user_id,
+        kind__in=REMINDERS,
+    ).exclude(pk=row.pk)
+    if seat.last_seen_at is not None:
+        sent = sent.filter(claimed_at__gt=seat.last_seen_at)
+    return sent.exists()
 
 
 def notifications_queue_due(*, now: datetime, grace: timedelta, limit: int) -> int:
