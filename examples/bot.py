@@ -2,11 +2,15 @@
 """An example Helium 3 bot: plain Python 3, standard library only (urllib).
 
 It creates a match against built-in bots through the bot API (or joins one with
---join), then plays its seat to the end: on each of its turns it reads its view
-of the state and sends up to two actions: `mine` on the richest free cell a robot
-can reach, or a `move` towards the richest helium when none is in reach. When the
-engine refuses an action it drops that action and tries again, and passes as a
-last resort. It prints a JSON summary at the end.
+--join), then plays its seat to the end. It does not poll: it holds the event
+stream open (GET /api/v1/stream/, docs/api-stream.md), which tells it when its turn
+has come, with its view of the state. On each of its turns it sends up to two
+actions: `mine` on the richest free cell a robot can reach, or a `move` towards
+the richest helium when none is in reach. When the engine refuses an action it
+drops that action and tries again, and passes as a last resort. When the stream
+drops it reconnects (the stream then says again which turns wait for it) and
+looks at its match once, in case it ended meanwhile. It prints a JSON summary at
+the end.
 
     export HELIUM3_TOKEN=h3_...          # Settings -> API tokens, or manage.py issue_token
     python examples/bot.py --url http://127.0.0.1:8000 --bots random,random,random
@@ -17,12 +21,15 @@ Exit status: 0 when the match is over, 1 on an error the bot cannot get past.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import closing
 from typing import Any
 
 MINE_RANGE = 4
@@ -48,14 +55,18 @@ class Client:
         self.token = token
         self.timeout = timeout
 
+    def _request(self, method: str, path: str, data: bytes | None) -> urllib.request.Request:
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request.add_header("Authorization", f"Bearer {self.token}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        return request
+
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
         for _attempt in range(20):
-            request = urllib.request.Request(self.base + path, data=data, method=method)
-            request.add_header("Authorization", f"Bearer {self.token}")
+            request = self._request(method, path, data)
             request.add_header("Accept", "application/json")
-            if data is not None:
-                request.add_header("Content-Type", "application/json")
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
                     return response.status, json.loads(response.read() or b"null")
@@ -65,6 +76,27 @@ class Client:
                     time.sleep(float(error.headers.get("Retry-After", "1")))
                     continue
                 raise ApiError(error.code, payload) from None
+        raise RuntimeError("still rate limited after 20 tries")
+
+    def events(self) -> Iterator[dict[str, Any] | None]:
+        """The event stream: each event as it comes, None for a keep-alive line (one
+        every few seconds: a read that waits `timeout` for a line finds the
+        connection dead). Ends when the server closes the stream."""
+        for _attempt in range(20):
+            try:
+                response = urllib.request.urlopen(
+                    self._request("GET", "/stream/", None), timeout=self.timeout
+                )
+            except urllib.error.HTTPError as error:
+                payload = json.loads(error.read() or b"{}")
+                if error.code == 429:
+                    time.sleep(float(error.headers.get("Retry-After", "1")))
+                    continue
+                raise ApiError(error.code, payload) from None
+            with response:
+                for line in response:
+                    yield json.loads(line) if line.strip() else None
+            return
         raise RuntimeError("still rate limited after 20 tries")
 
     def create_match(self, **options: Any) -> dict[str, Any]:
@@ -184,16 +216,33 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     match_id, seat = match["id"], match["seat"]
     print(f"playing seat {seat} of match {match_id}", file=sys.stderr)
     deadline = time.monotonic() + args.max_seconds
-    while time.monotonic() < deadline:
-        match = client.match(match_id)
-        if match["status"] in ("finished", "aborted"):
-            break
-        if match["your_turn"]:
-            play_turn(client, match_id, match["state"], seat)
-            continue
-        time.sleep(args.poll)
-    else:
-        raise RuntimeError(f"match {match_id} did not end within {args.max_seconds} s")
+    final = None
+    while final is None:
+        try:
+            with closing(client.events()) as events:
+                for event in events:
+                    if time.monotonic() > deadline:
+                        break
+                    if event is None or event["match_id"] != match_id:
+                        continue  # a keep-alive line, or another match of ours
+                    if event["type"] == "your_turn":
+                        play_turn(client, match_id, event["match"]["state"], seat)
+                    elif event["type"] == "match_over":
+                        final = event["match"]
+                        break
+            if final is None and time.monotonic() < deadline:
+                # A stream that reconnects tells the turns that wait, not a match
+                # that ended while it was away: look once.
+                time.sleep(args.poll)
+                looked = client.match(match_id)
+                if looked["status"] in ("finished", "aborted"):
+                    final = looked
+        except (OSError, http.client.HTTPException) as error:
+            print(f"the connection dropped ({error}); reconnecting", file=sys.stderr)
+            time.sleep(args.poll)
+        if final is None and time.monotonic() > deadline:
+            raise RuntimeError(f"match {match_id} did not end within {args.max_seconds} s")
+    match = final
     state = match["state"] or {}
     summary = {
         "match": match_id,
@@ -218,14 +267,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--length-ms", type=int, default=600_000, help="battle length")
     parser.add_argument("--turn-seconds", type=int, default=3600, help="time per turn")
     parser.add_argument("--private", action="store_true", help="a private match")
-    parser.add_argument("--poll", type=float, default=1.0, help="seconds between looks")
+    parser.add_argument(
+        "--poll", type=float, default=1.0, help="seconds before reconnecting a dropped stream"
+    )
     parser.add_argument("--max-seconds", type=float, default=3600.0, help="give up after")
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("give a token with --token or HELIUM3_TOKEN")
     try:
         summary = run(args)
-    except (ApiError, RuntimeError, urllib.error.URLError) as error:
+    except (ApiError, RuntimeError, OSError) as error:
         print(f"bot stopped: {error}", file=sys.stderr)
         return 1
     print(json.dumps(summary))

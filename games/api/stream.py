@@ -14,6 +14,7 @@ that (re)connects first hears every match that waits for the caller's orders.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Collection, Iterator
@@ -24,7 +25,6 @@ from urllib.parse import parse_qsl
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import close_old_connections
 from django.db.models import OuterRef, Q, Subquery
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.http.request import split_domain_port, validate_host
@@ -38,6 +38,8 @@ from games.api.ratelimit import RateLimited, rate_limit_hit
 from games.models import ApiToken, Match, Resolution, Seat, Turn
 from games.services.tokens import token_authenticate
 
+log = logging.getLogger(__name__)
+
 STREAM_PATH = "/api/v1/stream/"
 # A blank line after this long without an event: proxies keep the connection, and a
 # client whose read times out (say after 3 of them) knows the connection is dead.
@@ -46,6 +48,7 @@ KEEPALIVE_SECONDS = 5.0
 # process's streams; a WSGI stream, one query for itself.
 POLL_SECONDS = 0.1
 WSGI_POLL_SECONDS = 0.2
+WSGI_KEEPALIVE_SECONDS = 1.0
 # How often a stream's token is checked again: a revoked token's streams end.
 TOKEN_CHECK_SECONDS = 10.0
 # Streams one token may hold open in one web process at once.
@@ -346,9 +349,13 @@ class OpenStreams:
         self._lock = threading.Lock()
         self._count: dict[int, int] = {}
 
-    def take(self, token_id: int) -> bool:
+    def take(self, token_id: int, *, most: int | None = None) -> bool:
+        """Count one more stream of the token, unless it holds STREAMS_PER_TOKEN
+        already (or the process holds `most`)."""
         with self._lock:
             if self._count.get(token_id, 0) >= STREAMS_PER_TOKEN:
+                return False
+            if most is not None and sum(self._count.values()) >= most:
                 return False
             self._count[token_id] = self._count.get(token_id, 0) + 1
             return True
@@ -360,6 +367,10 @@ class OpenStreams:
                 self._count[token_id] = left
             else:
                 self._count.pop(token_id, None)
+
+    def total(self) -> int:
+        with self._lock:
+            return sum(self._count.values())
 
 
 OPEN_STREAMS = OpenStreams()
@@ -375,11 +386,23 @@ def _refused(refusal: Refusal) -> HttpResponse:
     return response
 
 
+# Streams one WSGI process holds at most, a thread each (development servers).
+WSGI_STREAMS_MOST = 16
+NOT_HERE = Refusal(
+    503,
+    "stream_elsewhere",
+    "This server holds no more streams: the stream is served by the site's ASGI process "
+    "(helium3_site.asgi, docs/api-stream.md).",
+    (("Retry-After", "30"),),
+)
+
+
 @csrf_exempt
 def stream_view(request: HttpRequest) -> HttpResponseBase:
-    """The stream under a WSGI server (runserver, the tests' live server): each open
-    stream holds its server thread and polls for itself. An ASGI server never gets
-    here: helium3_site.asgi serves the path without a thread (stream_asgi.py)."""
+    """The stream under a threaded WSGI server (runserver, the tests' live server):
+    each open stream holds a server thread and polls for itself, WSGI_STREAMS_MOST at
+    most. An ASGI server never gets here: helium3_site.asgi serves the path without
+    a thread (stream_asgi.py); in production the proxy sends the path there."""
     if hasattr(request, "scope"):
         refusal = Refusal(501, "not_served", "Serve the site with helium3_site.asgi:application.")
         return _refused(refusal)
@@ -395,8 +418,12 @@ def stream_view(request: HttpRequest) -> HttpResponseBase:
     )
     if isinstance(found, Refusal):
         return _refused(found)
-    if not OPEN_STREAMS.take(found.pk):
-        return _refused(TOO_MANY_STREAMS)
+    if not request.META.get("wsgi.multithread"):
+        # A process that serves one request at a time (gunicorn's sync workers)
+        # would be this stream's alone.
+        return _refused(NOT_HERE)
+    if not OPEN_STREAMS.take(found.pk, most=WSGI_STREAMS_MOST):
+        return _refused(NOT_HERE if OPEN_STREAMS.total() >= WSGI_STREAMS_MOST else TOO_MANY_STREAMS)
     response = StreamingHttpResponse(_wsgi_lines(found))
     for name, value in STREAM_HEADERS:
         response[name] = value
@@ -404,6 +431,8 @@ def stream_view(request: HttpRequest) -> HttpResponseBase:
 
 
 def _wsgi_lines(token: ApiToken) -> Iterator[bytes]:
+    """The stream's lines, polling for this stream alone. A WSGI server learns that
+    the client left only when a write fails, so it keeps alive every second."""
     try:
         session = Session(token.user_id)
         yield b""  # the headers go out now: the caller knows it is connected
@@ -421,11 +450,13 @@ def _wsgi_lines(token: ApiToken) -> Iterator[bytes]:
                 token_checked = now
             latest = read_digests([token.user_id])[token.user_id]
             lines = encode(session.catch_up(latest)) if latest != session.seen else b""
-            if not lines and now - last_line >= KEEPALIVE_SECONDS:
+            if not lines and now - last_line >= WSGI_KEEPALIVE_SECONDS:
                 lines = b"\n"
             if lines:
                 last_line = now
                 yield lines
+    except Exception:
+        # The stream ends; the bot reconnects and hears the current state.
+        log.exception("stream: reading the matches of user %s failed", token.user_id)
     finally:
         OPEN_STREAMS.give_back(token.pk)
-        close_old_connections()

@@ -98,6 +98,8 @@ class Stream:
         host, port = base.removeprefix("http://").split(":")
         self.conn = http.client.HTTPConnection(host, int(port), timeout=60)
         self.conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        # Kept: the connection forgets its socket when the answer says it will close.
+        self.sock = self.conn.sock
         self.response = self.conn.getresponse()
         self.status = self.response.status
         self.headers = {k.lower(): v for k, v in self.response.getheaders()}
@@ -173,10 +175,12 @@ class Stream:
         return False
 
     def close(self) -> None:
-        sock = self.conn.sock
-        if sock is not None:
+        """Hang up: the socket shut down (the reader sees its end) and closed, so that
+        the server's next write fails even on a WSGI server, which reads nothing."""
+        if self.sock is not None:
             with suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-        self.conn.close()
+                self.sock.shutdown(socket.SHUT_RDWR)
         if self.reader.is_alive():
             self.reader.join(timeout=5)
+        self.response.close()
+        self.conn.close()

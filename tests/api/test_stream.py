@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from api_support import API, ApiClient, assert_error, token_for
-from site_support import drain
+from site_support import drain, wait_for
 from stream_support import STREAM, Stream, asgi_server, request
 
 from games import services
@@ -31,10 +31,15 @@ def base() -> Iterator[str]:
 @pytest.fixture
 def streams() -> Iterator[list[Stream]]:
     """Streams a test opens, closed at its end."""
+    from games.api.stream import OPEN_STREAMS
+
     opened: list[Stream] = []
     yield opened
     for each in opened:
         each.close()
+    # The server let go of them all: no thread of a WSGI stream reads the database
+    # after the test.
+    wait_for(lambda: OPEN_STREAMS.total() == 0, 10, "the server to close the streams")
 
 
 def open_stream(streams: list[Stream], base: str, token: str) -> Stream:
@@ -296,3 +301,25 @@ def test_open_streams_hold_no_thread_each(base, streams, player, opponent, duel)
     # Every one of the player's streams hears its turn.
     for each in streams[::2]:
         assert kinds([each.next_event()]) == [("your_turn", 0)]
+
+
+# --- under WSGI ------------------------------------------------------------------------
+
+
+def test_a_wsgi_server_of_one_thread_sends_streams_to_the_asgi_process(player):
+    """Gunicorn's sync workers (and the test client) serve one request at a time: a
+    stream would be that process's only request, so it is refused."""
+    answer = ApiClient(token_for(player)).get(API + "/stream/")
+    assert_error(answer, 503, "stream_elsewhere")
+    assert answer["Retry-After"]
+
+
+def test_a_threaded_wsgi_server_streams_on_a_thread(live_server, streams, duel, player, api):
+    """runserver and the tests' live server: each stream polls on its own thread."""
+    mine = open_stream(streams, live_server.url, token_for(player, "stream"))
+    assert kinds([mine.next_event()]) == [("your_turn", 0)]
+    assert (
+        api.post_json(f"/matches/{duel.pk}/orders/", {"turn": 0, "actions": []}).status_code == 202
+    )
+    drain(duel, emails=False)
+    assert kinds([mine.next_event()]) == [("turn_resolved", 0)]
