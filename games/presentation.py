@@ -61,6 +61,7 @@ SeatCounts = dict[int, dict[str, Any]]
 _PACKAGES: dict[str, str] = {
     "helium3": "games.play.helium3",
     "helium3-remake": "games.play.remake",
+    "halite": "games.play.halite",
 }
 _CACHE: dict[str, Presentation] = {}
 

@@ -27,11 +27,16 @@ def _finish(match: Match) -> Match:
         drain(match, emails=False)
         if match.status == Match.Status.FINISHED:
             return match
-        seat = Seat.objects.get(match=match, number=match.to_move)
-        assert seat.user is not None
-        services.orders_submit(
-            match_id=match.pk, user=seat.user, turn=match.turn_number, actions=[]
-        )
+        # The seats awaited (one, or every seat in a turn at once) that a person holds.
+        awaited = engine.awaiting(match.state)
+        for seat in Seat.objects.filter(match=match, number__in=awaited, user__isnull=False):
+            passing = engine.default_orders(match.state, seat.number)
+            services.orders_submit(
+                match_id=match.pk,
+                user=seat.user,
+                turn=match.turn_number,
+                orders={k: v for k, v in passing.items() if k not in ("seat", "turn")},
+            )
     raise AssertionError("the match did not finish")
 
 
@@ -96,7 +101,9 @@ def test_the_lobby_has_a_card_per_game_with_its_picture_seats_length_and_rules(p
         assert seats in card and shown.length and shown.length in card
         assert f'href="/games/{name}/"' in card
         assert f'<input type="hidden" name="game" value="{name}">' in card
-        assert "Play now against three bots" in card
+        # "Play now" fills the game's usual seats: four in Helium 3, two in Halite.
+        bots = {"halite": "one bot"}.get(name, "three bots")
+        assert f"Play now against {bots}" in card
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -125,7 +132,7 @@ def test_a_visitor_plays_now_any_game_as_a_guest(db, name):
     response = Client().post(reverse("games:match-play-now"), {"game": name})
     match = Match.objects.get()
     assert response.status_code == 302 and match.ruleset == name
-    assert match.seats.get(number=match.to_move).user.username.startswith("guest")
+    assert match.seats.get(bot="").user.username.startswith("guest")
 
 
 @pytest.mark.parametrize("client_kind", ["player", "visitor"])
@@ -203,7 +210,7 @@ def test_rounds_out_of_range_are_explained_beside_the_field_and_create_nothing(p
 
 
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("seats", [1, 5])
+@pytest.mark.parametrize("seats", [1, 9])
 def test_seats_out_of_the_games_range_are_a_field_error_and_create_nothing(player, name, seats):
     data = {"game": name, "seat_count": seats, "turn_seconds": 60}
     response = client_for(player).post(reverse("games:match-create"), data)
@@ -265,7 +272,7 @@ def one_of_each(player: Any) -> dict[str, Match]:
     matches = {}
     for name in GAMES:
         bot = engine.bot_names(name)[0]
-        small = {"rounds": 5} if name == REMAKE else {}
+        small = {REMAKE: {"rounds": 5}, "halite": {"width": 10, "height": 10}}.get(name, {})
         match = services.match_create(
             creator=player,
             seat_count=2,
