@@ -13,7 +13,7 @@ from django.utils import timezone
 
 import engine
 from games import catalog
-from games.models import Notification, NotificationKind, Resolution, Seat
+from games.models import AT_ONCE, Notification, NotificationKind, Resolution, Seat
 
 # Largest first: (seconds in the unit, its name).
 _UNITS = ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second"))
@@ -57,7 +57,8 @@ SINCE_TURNS_MAX = 8
 def since_your_turn(row: Notification) -> list[dict[str, Any]]:
     """The turns played since the recipient's last one, oldest first, each as its
     seat's copy of the events told in the game's sentences (never more than that
-    seat may know while the match runs)."""
+    seat may know while the match runs). In a game whose seats move at once every
+    turn was the recipient's too: only the last one is told."""
     from games import presentation
 
     seat = Seat.objects.filter(match_id=row.match_id, user_id=row.user_id).first()
@@ -74,6 +75,8 @@ def since_your_turn(row: Notification) -> list[dict[str, Any]]:
         events = engine.events_view(resolved.events, seat.number, ruleset=match.ruleset)
         lines = presentation.get(match.ruleset).sentences(events)
         turns.append({"number": resolved.turn_number, "seat": resolved.seat, "lines": lines})
+        if resolved.seat == AT_ONCE:
+            break  # every seat moved in it, the recipient too: the last turn is the news
     return turns[::-1]
 
 

@@ -475,3 +475,21 @@ def test_coming_back_to_the_page_allows_one_more_reminder(player):
     services.clock_sweep(now=turn.deadline_at + timedelta(seconds=1))
     drain(match)
     assert len(_reminders(player)) == 2
+
+
+def test_the_your_turn_email_tells_only_the_last_turn_in_short_sentences(player):
+    match = halite_match(player, turn_seconds=60)
+    for _ in range(5):  # the player plays, then goes away
+        services.orders_submit(
+            match_id=match.pk, user=player, turn=match.turn_number, orders={"moves": []}
+        )
+        drain(match, emails=False)
+    mail.outbox.clear()
+    drain(match)  # the "Your turn" of turn 5, due as if its delay had passed
+    [email] = _reminders(player)
+    assert "Your turn in match" in email.subject and "(turn 5)" in email.subject
+    assert "Turn 4:" in email.body and "Turn 3:" not in email.body
+    told = presentation.get(HALITE).sentences(
+        Resolution.objects.get(match=match, turn_number=4).events
+    )
+    assert all(f"- {line}" in email.body for line in told)

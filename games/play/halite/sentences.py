@@ -52,7 +52,8 @@ def _move(e: Event) -> str:
 
 def _moves(seat: Any, group: list[Event]) -> str:
     total = sum(int(e.get("strength", 0)) for e in group)
-    return f"Seat {seat} moved {_plural(len(group), 'piece')} (strength {total} in all)."
+    moved = f"Seat {seat} moved {_plural(len(group), 'piece')}"
+    return f"{moved} (strength {total} in all)." if total else f"{moved}, all of strength 0."
 
 
 def _merge(e: Event) -> str:

@@ -31,9 +31,11 @@ def test_a_move_is_told_with_its_cells_direction_and_strength():
 
 def test_many_moves_are_counted_per_seat():
     events = [_move(1, i, 0, 2, 10) for i in range(37)] + [_move(2, i, 5, 3, 1) for i in range(5)]
+    events += [_move(3, i, 9, 4, 0) for i in range(5)]
     assert sentences(events) == [
         "Seat 1 moved 37 pieces (strength 370 in all).",
         "Seat 2 moved 5 pieces (strength 5 in all).",
+        "Seat 3 moved 5 pieces, all of strength 0.",
     ]
 
 
