@@ -18,6 +18,7 @@ import queue
 import threading
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -92,13 +93,14 @@ class DbThreads:
             fn, args, loop, done = job
             close_old_connections()
             try:
-                result = fn(*args)
+                outcome: tuple[Any, BaseException | None] = (fn(*args), None)
             except BaseException as error:  # handed to the waiting coroutine
-                loop.call_soon_threadsafe(_settle, done, None, error)
-            else:
-                loop.call_soon_threadsafe(_settle, done, result, None)
+                outcome = (None, error)
             finally:
                 close_old_connections()
+            # The loop may have closed meanwhile (the server stopped): nobody waits.
+            with suppress(RuntimeError):
+                loop.call_soon_threadsafe(_settle, done, *outcome)
 
 
 def _settle(done: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
