@@ -19,7 +19,6 @@ It draws nothing at random: the same state gives the same orders.
 
 from __future__ import annotations
 
-from collections import deque
 from functools import lru_cache
 from random import Random
 
@@ -45,9 +44,8 @@ def choose(state: State, seat: int, rng: Random) -> list[list[int]]:
     # neighbours[i][d]: the cell one step from i in direction d (wrapping); [i][0] is i.
     neighbours = _neighbours(width, height)
 
-    mine = [i for i in range(size) if owner[i] == seat]
-    frontier = [i for i in range(size) if owner[i] != seat]
-    distance = _border_distance(owner, seat, frontier, neighbours, size)
+    mine = [i for i, o in enumerate(owner) if o == seat]
+    distance = _border_distance(mine, neighbours, size)
 
     direction: dict[int, int] = {}
     for i in mine:
@@ -72,23 +70,34 @@ def _neighbours(width: int, height: int) -> Grid:
     return tuple(out)
 
 
-def _border_distance(
-    owner: list[int], seat: int, frontier: list[int], neighbours: Grid, size: int
-) -> list[int]:
-    """Steps from each cell to the nearest cell not the seat's (0 there), over the torus."""
+def _border_distance(mine: list[int], neighbours: Grid, size: int) -> list[int]:
+    """Steps from each cell to the nearest cell not the seat's (0 there), over the torus.
+
+    A walk inward from the border, ring by ring, over the seat's own cells only: its cost
+    follows the territory, not the board."""
     far = size + 1
-    distance = [far] * size
-    queue: deque[int] = deque()
-    for i in frontier:
-        distance[i] = 0
-        queue.append(i)
-    while queue:
-        i = queue.popleft()
-        step = distance[i] + 1
-        for j in neighbours[i][1:]:
-            if distance[j] > step:
-                distance[j] = step
-                queue.append(j)
+    distance = [0] * size
+    for i in mine:
+        distance[i] = far
+    ring: list[int] = []
+    for i in mine:
+        near = neighbours[i]
+        if not (
+            distance[near[1]] and distance[near[2]] and distance[near[3]] and distance[near[4]]
+        ):
+            distance[i] = 1
+            ring.append(i)
+    step = 1
+    while ring:
+        step += 1
+        inner: list[int] = []
+        for i in ring:
+            near = neighbours[i]
+            for j in (near[1], near[2], near[3], near[4]):
+                if distance[j] > step:
+                    distance[j] = step
+                    inner.append(j)
+        ring = inner
     return distance
 
 
