@@ -51,10 +51,52 @@ def neighbours(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
-@lru_cache(maxsize=64)
-def _around(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """For each cell, itself and its four neighbours: where a piece there deals damage."""
-    return tuple(zip(*neighbours(width, height), strict=True))
+class _Pieces:
+    """Where the pieces are after step 2, on flat lists: `seat[c]` is the seat whose
+    pieces are on cell c (0 none, -1 several: a contested cell, whose strengths are in
+    `contested[c]`, seat -> strength), `value[c]` the strength of a lone seat's piece
+    (meaningless where `seat[c]` is 0); `cells` lists every cell that holds pieces.
+
+    Every owned cell still holds a piece of its owner after the moves (the piece that
+    stayed, or the one left behind, or pieces that came in), so both lists start as
+    copies of the grids, and only the moves change them. Nearly every cell holds one
+    seat's pieces, so the common case costs list lookups only."""
+
+    __slots__ = ("cells", "contested", "seat", "value")
+
+    def __init__(self, owner: list[int], strength: list[int]) -> None:
+        self.seat = owner[:]
+        self.value = strength[:]
+        self.cells = list(compress(range(len(owner)), owner))
+        self.contested: dict[int, dict[int, int]] = {}
+
+    def add(self, c: int, seat: int, value: int) -> bool:
+        """Put a piece of `seat` on cell c; True when it merges with one already there."""
+        here = self.seat[c]
+        if here == seat:
+            self.value[c] += value
+            return True
+        if here == 0:
+            self.seat[c] = seat
+            self.value[c] = value
+            self.cells.append(c)
+            return False
+        if here > 0:
+            self.contested[c] = {here: self.value[c], seat: value}
+            self.seat[c] = -1
+            return False
+        strengths = self.contested[c]
+        if seat in strengths:
+            strengths[seat] += value
+            return True
+        strengths[seat] = value
+        return False
+
+    def put(self, c: int, seat: int, value: int) -> None:
+        if self.seat[c] == seat:
+            self.value[c] = value
+        else:
+            self.contested[c][seat] = value
 
 
 def resolve(state: State, moves: dict[int, int]) -> tuple[State, list[Event]]:
@@ -63,104 +105,126 @@ def resolve(state: State, moves: dict[int, int]) -> tuple[State, list[Event]]:
     width, height, seats = state.width, state.height, state.seats
     owner, strength, production = state.owner, state.strength, state.production
     step = neighbours(width, height)
-    owned = list(compress(range(len(owner)), owner))
-    seat_range = range(1, seats + 1)
+    pieces = _Pieces(owner, strength)
+    on, value_of, cells = pieces.seat, pieces.value, pieces.cells
 
-    # Steps 1 and 2: growth and moves. `pieces[s]` maps a cell to seat s's strength
-    # there, uncapped while pieces merge; `merged` is the cells where two or more met.
-    pieces: list[dict[int, int]] = [{} for _ in range(seats + 1)]
-    events: list[Event] = []
-    moved_from: list[int] = []
-    merged: set[tuple[int, int]] = set()
+    # Step 1: every still piece (not named, or named with 0) grows where it stands; a
+    # piece that moves leaves a piece of strength 0.
     get_move = moves.get
-    for i in owned:
-        seat = owner[i]
-        direction = get_move(i, 0)
-        if direction:
-            value = strength[i]
-            target = step[direction][i]
-            moved_from.append(i)
-            events.append(
-                {"type": "move", "seat": seat, "from": [i % width, i // width],
-                 "to": [target % width, target // width], "direction": direction,
-                 "strength": value, "t_ms": MOVE_MS, "duration_ms": MOVE_DURATION_MS}
-            )  # fmt: skip
+    for i in cells:
+        if get_move(i):
+            value_of[i] = 0
         else:
             value = strength[i] + production[i]
-            if value > MAX_STRENGTH:
-                value = MAX_STRENGTH
-            target = i
-        mine = pieces[seat]
-        if target in mine:
-            merged.add((target, seat))
-            mine[target] += value
-        else:
-            mine[target] = value
-    for i in moved_from:
-        mine = pieces[owner[i]]
-        if i not in mine:
-            mine[i] = 0
-    for i, seat in sorted(merged):
-        mine = pieces[seat]
-        total = mine[i]
-        if total > MAX_STRENGTH:
-            mine[i] = MAX_STRENGTH
+            value_of[i] = value if value < MAX_STRENGTH else MAX_STRENGTH
+
+    # Step 2: the moves, in row-major order of the cells they leave; strengths add up
+    # uncapped while pieces arrive. `merged` is the cells where two or more of a seat's
+    # pieces met (the piece left behind is not one: `vacant` holds the cells left that
+    # no piece of their seat has entered yet); `entered` the cells that were neutral.
+    events: list[Event] = []
+    moving = sorted(i for i, d in moves.items() if d)
+    vacant = set(moving)
+    merged: set[tuple[int, int]] = set()
+    entered: set[int] = set()
+    for i in moving:
+        seat = owner[i]
+        direction = moves[i]
+        value = strength[i]
+        target = step[direction][i]
         events.append(
-            {"type": "merge", "seat": seat, "at": [i % width, i // width], "strength": mine[i],
-             "lost": total - mine[i], "t_ms": MERGE_MS, "duration_ms": MERGE_DURATION_MS}
+            {"type": "move", "seat": seat, "from": [i % width, i // width],
+             "to": [target % width, target // width], "direction": direction,
+             "strength": value, "t_ms": MOVE_MS, "duration_ms": MOVE_DURATION_MS}
         )  # fmt: skip
-
-    damage, neutral_damage = _damage(state, pieces)
-
-    # Steps 4 and 5: destruction, the neutral cells' loss, the new grid.
-    new_owner = owner[:]
-    new_strength = strength[:]
-    for i in owned:
-        new_owner[i] = 0
-        new_strength[i] = 0
-    for i, value in neutral_damage.items():
-        left = strength[i] - value
-        new_strength[i] = left if left > 0 else 0
-    hits: list[tuple[int, int, int, bool]] = []
-    for seat in seat_range:
-        mine = pieces[seat]
-        for i, value in damage[seat].items():
-            destroyed = value >= mine[i]
-            hits.append((i, seat, value, destroyed))
-            if destroyed:
-                del mine[i]
+        here = on[target]
+        if here == seat:
+            if target in vacant:
+                vacant.discard(target)
             else:
-                mine[i] -= value
-    territory = [0] * (seats + 1)
-    for seat in seat_range:
-        mine = pieces[seat]
-        territory[seat] = len(mine)
-        for i, value in mine.items():
-            new_owner[i] = seat
-            new_strength[i] = value
-    if hits:
-        hits.sort()
-        for i, seat, value, _ in hits:
-            events.append(
-                {"type": "damage", "seat": seat, "at": [i % width, i // width], "damage": value,
-                 "t_ms": DAMAGE_MS, "duration_ms": DAMAGE_DURATION_MS}
-            )  # fmt: skip
-        for i, seat, _, destroyed in hits:
-            if destroyed:
-                events.append(
-                    {"type": "destroyed", "seat": seat, "at": [i % width, i // width],
-                     "t_ms": DESTROYED_MS, "duration_ms": DESTROYED_DURATION_MS}
-                )  # fmt: skip
-    changed = [i for i in owned if new_owner[i] != owner[i]]
-    for seat in seat_range:
-        changed += [i for i in pieces[seat] if not owner[i]]
-    changed.sort()
-    for i in changed:
+                merged.add((target, seat))
+            value_of[target] += value
+        elif here == 0:
+            on[target] = seat
+            value_of[target] = value
+            cells.append(target)
+            entered.add(target)
+        else:
+            first = target in vacant and owner[target] == seat
+            if pieces.add(target, seat, value) and not first:
+                merged.add((target, seat))
+            if first:
+                vacant.discard(target)
+            if not owner[target]:
+                entered.add(target)
+    for i, seat in sorted(merged):
+        total = value_of[i] if on[i] == seat else pieces.contested[i][seat]
+        lost = 0
+        if total > MAX_STRENGTH:
+            pieces.put(i, seat, MAX_STRENGTH)
+            lost = total - MAX_STRENGTH
         events.append(
-            {"type": "captured", "at": [i % width, i // width], "owner": new_owner[i],
-             "previous": owner[i], "t_ms": CAPTURED_MS, "duration_ms": CAPTURED_DURATION_MS}
+            {"type": "merge", "seat": seat, "at": [i % width, i // width],
+             "strength": total - lost, "lost": lost, "t_ms": MERGE_MS,
+             "duration_ms": MERGE_DURATION_MS}
         )  # fmt: skip
 
+    hit, neutral_damage = _damage(state, pieces, entered)
+
+    # Steps 4 and 5: destruction, the neutral cells' loss, the new grid. The piece
+    # lists become the new grids: a cell with no piece keeps its neutral strength; a
+    # cell whose pieces were all destroyed becomes neutral with what the neutral
+    # strength kept (0 where it was owned). A cell changes hands only where a piece
+    # was destroyed or a piece entered a neutral cell.
+    def left(i: int) -> int:
+        if owner[i]:
+            return 0
+        rest = strength[i] - neutral_damage.get(i, 0)
+        return rest if rest > 0 else 0
+
+    contested = pieces.contested
+    hits: list[tuple[int, int, int, bool]] = []
+    for (i, seat), damage in hit.items():
+        single = on[i] > 0
+        value = value_of[i] if single else contested[i][seat]
+        destroyed = damage >= value
+        hits.append((i, seat, damage, destroyed))
+        if not destroyed:
+            if single:
+                value_of[i] = value - damage
+            else:
+                contested[i][seat] = value - damage
+        elif single:
+            on[i] = 0
+            value_of[i] = left(i)
+        else:
+            del contested[i][seat]
+    for i, strengths in contested.items():
+        # At most one seat survives on a cell: each took at least the other's strength.
+        on[i], value_of[i] = next(iter(strengths.items())) if strengths else (0, left(i))
+    new_owner, new_strength = on, value_of
+    hits.sort()
+    for i, seat, damage, _ in hits:
+        events.append(
+            {"type": "damage", "seat": seat, "at": [i % width, i // width], "damage": damage,
+             "t_ms": DAMAGE_MS, "duration_ms": DAMAGE_DURATION_MS}
+        )  # fmt: skip
+    for i, seat, _, destroyed in hits:
+        if destroyed:
+            entered.add(i)
+            events.append(
+                {"type": "destroyed", "seat": seat, "at": [i % width, i // width],
+                 "t_ms": DESTROYED_MS, "duration_ms": DESTROYED_DURATION_MS}
+            )  # fmt: skip
+    for i in sorted(entered):
+        if new_owner[i] != owner[i]:
+            events.append(
+                {"type": "captured", "at": [i % width, i // width], "owner": new_owner[i],
+                 "previous": owner[i], "t_ms": CAPTURED_MS, "duration_ms": CAPTURED_DURATION_MS}
+            )  # fmt: skip
+
+    packed = bytes(new_owner)
+    territory = [0] + [packed.count(s) for s in range(1, seats + 1)]
     new = State(
         state.seed, width, height, new_owner, new_strength, production, seats, state.turn + 1,
         [t + territory[s] for s, t in enumerate(state.territory_total, start=1)],
@@ -171,63 +235,68 @@ def resolve(state: State, moves: dict[int, int]) -> tuple[State, list[Event]]:
 
 
 def _damage(
-    state: State, pieces: list[dict[int, int]]
-) -> tuple[list[dict[int, int]], dict[int, int]]:
-    """Step 3: the damage each seat's pieces take (`damage[s]`: cell -> total; a piece
-    that is hit at all has an entry, even of 0) and the neutral cells take.
+    state: State, pieces: _Pieces, entered: set[int]
+) -> tuple[dict[tuple[int, int], int], dict[int, int]]:
+    """Step 3: the damage each piece takes (`hit[(cell, seat)]`; a piece that is hit at
+    all has an entry, even of 0) and the damage each neutral cell takes.
 
     Two pieces of different seats hit each other when they share a cell or are
     orthogonal neighbours. Pairs on neighbouring cells are found once each, from the
-    west or north cell of the pair (looking east and south); a cell holding pieces of
-    several seats (a contested cell) is rare and handled on its own with all its pairs.
+    west or north cell of the pair (looking east and south); a contested cell is rare
+    and handled on its own with all its pairs. Only a cell a piece `entered` can have
+    neutral strength under a piece.
     """
-    width, height, seats = state.width, state.height, state.seats
-    owner, strength = state.owner, state.strength
-    step = neighbours(width, height)
+    strength = state.strength
+    step = neighbours(state.width, state.height)
     east, south = step[2], step[3]
-    occupant = [0] * (width * height)  # the seat with pieces there, -1 for several
-    contested: list[int] = []
-    for seat in range(1, seats + 1):
-        for i in pieces[seat]:
-            if occupant[i]:
-                if occupant[i] > 0:
-                    contested.append(i)
-                occupant[i] = -1
-            else:
-                occupant[i] = seat
-    damage: list[dict[int, int]] = [{} for _ in range(seats + 1)]
-    neutral_damage: dict[int, int] = {}
-    for seat in range(1, seats + 1):
-        mine = pieces[seat]
-        hurt = damage[seat]
-        for i, value in mine.items():
-            if occupant[i] > 0:
-                for c in (east[i], south[i]):
-                    other = occupant[c]
-                    if other > 0 and other != seat:
-                        theirs = damage[other]
-                        theirs[c] = theirs.get(c, 0) + value
-                        hurt[i] = hurt.get(i, 0) + pieces[other][c]
-            if not owner[i] and strength[i]:
-                hurt[i] = hurt.get(i, 0) + strength[i]
-                neutral_damage[i] = neutral_damage.get(i, 0) + value
-    for i in contested:
-        here = [(s, pieces[s][i]) for s in range(1, seats + 1) if i in pieces[s]]
+    on, value_of, contested = pieces.seat, pieces.value, pieces.contested
+    hit: dict[tuple[int, int], int] = {}
+    get = hit.get
+    for i in pieces.cells:
+        seat = on[i]
+        if seat < 0:
+            continue
+        c = east[i]
+        other = on[c]
+        if other != seat and other > 0:
+            get_c, get_i = (c, other), (i, seat)
+            hit[get_c] = get(get_c, 0) + value_of[i]
+            hit[get_i] = get(get_i, 0) + value_of[c]
+        c = south[i]
+        other = on[c]
+        if other != seat and other > 0:
+            get_c, get_i = (c, other), (i, seat)
+            hit[get_c] = get(get_c, 0) + value_of[i]
+            hit[get_i] = get(get_i, 0) + value_of[c]
+    for i, strengths in contested.items():
+        here = list(strengths.items())
         for s, value in here:
             for t, _ in here:
                 if t != s:
-                    damage[t][i] = damage[t].get(i, 0) + value
+                    hit[i, t] = get((i, t), 0) + value
         for direction in (1, 2, 3, 4):
             c = step[direction][i]
-            if occupant[c] < 0 and direction in (1, 4):
-                continue  # a contested neighbour to the north or west handles this pair
-            there = [(s, pieces[s][c]) for s in range(1, seats + 1) if c in pieces[s]]
+            other = on[c]
+            if other > 0:
+                there = [(other, value_of[c])]
+            elif other < 0 and direction in (2, 3):
+                there = list(contested[c].items())
+            else:
+                continue  # nobody there, or a contested cell to the north or west, which
+                # handles this pair as its south or east neighbour
             for s, value in here:
                 for t, their_value in there:
                     if t != s:
-                        damage[t][c] = damage[t].get(c, 0) + value
-                        damage[s][i] = damage[s].get(i, 0) + their_value
-    return damage, neutral_damage
+                        hit[c, t] = get((c, t), 0) + value
+                        hit[i, s] = get((i, s), 0) + their_value
+    neutral_damage: dict[int, int] = {}
+    for i in entered:
+        if strength[i]:
+            held = [(on[i], value_of[i])] if on[i] > 0 else list(contested[i].items())
+            for seat, value in held:
+                hit[i, seat] = get((i, seat), 0) + strength[i]
+                neutral_damage[i] = neutral_damage.get(i, 0) + value
+    return hit, neutral_damage
 
 
 def _finish(new: State, old: State, territory: list[int], events: list[Event]) -> None:

@@ -130,11 +130,7 @@ def _int(data: dict[str, Any], key: str, lo: int, hi: int | None = None) -> int:
 def _grid(data: dict[str, Any], key: str, width: int, height: int, top: int) -> list[int]:
     """A row-major grid of `height` rows of `width` whole numbers 0..top, flattened."""
     rows = data[key]
-    if (
-        type(rows) is not list
-        or len(rows) != height
-        or any(type(r) is not list or len(r) != width for r in rows)
-    ):
+    if type(rows) is not list or len(rows) != height or not _rows_of(rows, width):
         raise StateError(f"'{key}' must be {height} rows of {width} numbers.")
     # bytes() takes exactly the whole numbers 0..255 (fast, in C); translate() then
     # deletes the allowed values, so anything left is out of range.
@@ -148,6 +144,11 @@ def _grid(data: dict[str, Any], key: str, width: int, height: int, top: int) -> 
 
 
 _UP_TO = [bytes(range(top + 1)) for top in range(256)]
+
+
+def _rows_of(rows: list[Any], width: int) -> bool:
+    """Whether every row is a list of `width` items (checked in C, rows at a time)."""
+    return set(map(type, rows)) == {list} and set(map(len, rows)) == {width}
 
 
 def _seat_list(data: dict[str, Any], key: str, seats: int) -> list[int]:
@@ -220,7 +221,7 @@ def parse(data: Any) -> State:
         raise StateError("'winners' and 'ranking' stay empty until the match is over.")
     for key, derived in (
         ("awaiting", state.awaiting),
-        ("scores", state.scores()),
+        ("scores", {str(s): n for s, n in enumerate(territory, start=1)}),
         ("players", [{"seat": s} for s in range(1, seats + 1)]),
     ):
         if key in data and data[key] != derived:
@@ -268,10 +269,6 @@ def peek(data: Any) -> Header:
         or (over and awaiting)
     ):
         raise StateError("'awaiting' must list the seats in play in seat order, none once over.")
-    if (
-        type(rows) is not list
-        or len(rows) != height
-        or any(type(r) is not list or len(r) != width for r in rows)
-    ):
+    if type(rows) is not list or len(rows) != height or not _rows_of(rows, width):
         raise StateError(f"'owner' must be {height} rows of {width} numbers.")
     return Header(over, awaiting, turn, width, height, rows)
