@@ -11,6 +11,8 @@ import sys
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine.halite.mapgen import LAYOUTS, fit, generate
@@ -119,3 +121,22 @@ def test_a_board_is_a_whole_number_of_tiles_nearest_the_size_asked_for() -> None
         assert 10 <= state["width"] <= 50 and 10 <= state["height"] <= 50
     assert (new(1, 3, 21, 20)["width"], new(1, 3, 21, 20)["height"]) == (21, 20)
     assert (new(1, 2, 30, 30)["width"], new(1, 2, 30, 30)["height"]) == (30, 30)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**62),
+    seats=st.sampled_from([2, 3, 4, 5, 6]),
+    width=st.integers(10, 50),
+    height=st.integers(10, 50),
+)
+def test_any_seed_size_and_seat_count_gives_a_fair_board_in_range(
+    seed: int, seats: int, width: int, height: int
+) -> None:
+    state = new(seed, seats, width, height)
+    assert state == new(seed, seats, width, height)
+    start = starts(state)
+    assert sorted(start) == list(range(1, seats + 1))
+    assert all(symmetry_onto(state, start[1], start[s]) for s in range(2, seats + 1))
+    assert 10 <= state["width"] <= 50 and 10 <= state["height"] <= 50
+    assert abs(state["width"] - width) < 6 and abs(state["height"] - height) < 6

@@ -379,3 +379,30 @@ def test_eliminated_seats_rank_after_the_living_the_last_eliminated_first() -> N
     final = last_turn(pieces, 4, {1: 10, 2: 99, 3: 20, 4: 99}, eliminated=[4, 2])
     assert final["ranking"] == [3, 1, 2, 4]
     assert final["winners"] == [3]
+
+
+# -- the timeline --------------------------------------------------------------------------
+
+
+def test_each_event_has_its_place_in_the_turn_timeline() -> None:
+    state = position(
+        {(2, 3): (1, 60), (1, 3): (1, 200), (3, 4): (2, 5), (0, 0): (2, 1)},
+        neutral={(3, 3): 10},
+    )
+    applied = turn(state, {1: [[2, 3, EAST], [1, 3, EAST]]})
+    assert applied.turn_ms == 800
+    timing = {e["type"]: (e["t_ms"], e["duration_ms"]) for e in applied.events}
+    assert timing == {
+        "move": (0, 300), "damage": (400, 200), "destroyed": (600, 200),
+        "captured": (600, 200),
+    }  # fmt: skip
+    merge = turn(position({(2, 3): (1, 20), (4, 3): (1, 30), FAR: (2, 5)}),
+                 {1: [[2, 3, EAST], [4, 3, WEST]]}).events  # fmt: skip
+    assert [(e["t_ms"], e["duration_ms"]) for e in of_type(merge, "merge")] == [(300, 100)]
+    end = turn(position({(2, 3): (1, 20), (3, 3): (2, 15)})).events
+    assert [(e["type"], e["t_ms"], e["duration_ms"]) for e in end[-2:]] == [
+        ("eliminated", 800, 0), ("over", 800, 0),
+    ]  # fmt: skip
+    for events in (applied.events, merge, end):
+        assert all(e["t_ms"] + e["duration_ms"] <= 800 for e in events)
+        assert [e["t_ms"] for e in events] == sorted(e["t_ms"] for e in events)
