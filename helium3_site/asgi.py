@@ -1,4 +1,5 @@
-"""The site as an ASGI application: what `make run` and production serve (uvicorn).
+"""The site as an ASGI application: what `make run` serves, and production's stream
+process (uvicorn; Procfile).
 
 Every path goes to Django's handler except the bot API's event stream, which is
 served by games/api/stream_asgi.py on the event loop itself: through Django's
@@ -12,7 +13,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.asgi import get_asgi_application
+from django.db import connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "helium3_site.settings")
 django_application = get_asgi_application()
@@ -33,9 +36,27 @@ async def _lifespan(receive: Receive, send: Send) -> None:
             return
 
 
+async def _django(scope: Scope, receive: Receive, send: Send) -> None:
+    """Django's handler, then the request's database connections closed.
+
+    Under ASGI each request's synchronous code runs on a thread of its own, which
+    ends with the request: a connection kept for reuse (CONN_MAX_AGE) would stay
+    open until garbage collection, never reused. Django's documentation says to
+    turn persistent connections off under ASGI; this does so here alone, leaving
+    gunicorn's (and the stream's own threads') as they are. The context is entered
+    here so that the close runs on the request's thread (Django's own, inside
+    it, then does nothing: asgiref lets the outermost one decide).
+    """
+    async with ThreadSensitiveContext():
+        try:
+            await django_application(scope, receive, send)
+        finally:
+            await sync_to_async(connections.close_all)()
+
+
 async def application(scope: Scope, receive: Receive, send: Send) -> Any:
     if scope["type"] == "http" and scope["path"] == STREAM_PATH:
         return await stream_app(scope, receive, send)
     if scope["type"] == "lifespan":
         return await _lifespan(receive, send)
-    return await django_application(scope, receive, send)
+    return await _django(scope, receive, send)
