@@ -388,8 +388,10 @@ def _refused(refusal: Refusal) -> HttpResponse:
 
 # Streams one WSGI process holds at most, a thread each (development servers).
 WSGI_STREAMS_MOST = 16
+# 421 Misdirected Request: this server does not answer for the path; the site's
+# ASGI process does (a 4xx: nothing is wrong with the server that says so).
 NOT_HERE = Refusal(
-    503,
+    421,
     "stream_elsewhere",
     "This server holds no more streams: the stream is served by the site's ASGI process "
     "(helium3_site.asgi, docs/api-stream.md).",
@@ -403,9 +405,8 @@ def stream_view(request: HttpRequest) -> HttpResponseBase:
     each open stream holds a server thread and polls for itself, WSGI_STREAMS_MOST at
     most. An ASGI server never gets here: helium3_site.asgi serves the path without
     a thread (stream_asgi.py); in production the proxy sends the path there."""
-    if hasattr(request, "scope"):
-        refusal = Refusal(501, "not_served", "Serve the site with helium3_site.asgi:application.")
-        return _refused(refusal)
+    if hasattr(request, "scope"):  # Django's own ASGI handler, without helium3_site.asgi
+        return _refused(NOT_HERE)
     try:
         request.get_host()
     except DisallowedHost:

@@ -310,7 +310,7 @@ def test_a_wsgi_server_of_one_thread_sends_streams_to_the_asgi_process(player):
     """Gunicorn's sync workers (and the test client) serve one request at a time: a
     stream would be that process's only request, so it is refused."""
     answer = ApiClient(token_for(player)).get(API + "/stream/")
-    assert_error(answer, 503, "stream_elsewhere")
+    assert_error(answer, 421, "stream_elsewhere")
     assert answer["Retry-After"]
 
 
