@@ -11,6 +11,7 @@ docs/api-stream.md says why and what it costs.
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -19,6 +20,15 @@ from django.db import connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "helium3_site.settings")
 django_application = get_asgi_application()
+
+# WhiteNoise answers a static file with a synchronous file iterator, which Django's
+# ASGI handler reads whole before sending, warning each time. Static files are small
+# and, in production, served by the pages' WSGI server: the warning says nothing.
+warnings.filterwarnings(
+    "ignore",
+    message="StreamingHttpResponse must consume synchronous iterators",
+    module="django.core.handlers.asgi",
+)
 
 # Imported once Django is set up (it reads the models).
 from games.api.stream import STREAM_PATH  # noqa: E402
