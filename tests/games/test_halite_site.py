@@ -315,6 +315,8 @@ def test_a_finished_match_records_territory_and_its_ending(finished, player):
     assert seat.final_money == cells and seat.won == (1 in final["winners"])
     html = _page(Client(), finished)
     assert "on territory" in html or "the last seat on the map" in html
+    replay = Client().get(reverse("games:match-replay-page", args=[finished.pk]))
+    assert replay.status_code == 200 and 'class="board halite-board"' in replay.content.decode()
 
 
 def test_the_archive_and_the_player_page_list_halite(finished, player):
@@ -456,7 +458,8 @@ def test_a_player_away_is_reminded_once_not_every_turn(player):
         drain(match)
     assert match.turn_number >= 3
     reminders = _reminders(player)
-    assert len(reminders) == 1, [m.subject for m in reminders]
+    rows = list(Notification.objects.values_list("kind", "turn_number", "status"))
+    assert len(reminders) == 1, ([m.subject for m in reminders], rows)
     # Every turn had its rows, at most one of a kind (the unique row), all but one skipped.
     per_turn = Notification.objects.filter(user=player, kind__in=["your_turn", "deadline_warning"])
     assert per_turn.count() == len(set(per_turn.values_list("kind", "turn_number")))
