@@ -228,29 +228,36 @@ async def stream_app(scope: Scope, receive: Receive, send: Send) -> None:
     headers = {
         name.decode("latin1").lower(): value.decode("latin1") for name, value in scope["headers"]
     }
+    # The database threads stay up from the check to the subscription (which holds
+    # them while the stream is open), rather than stopping in between.
+    hub.db.holders += 1
     try:
-        found = await hub.db.run(
-            stream.check_request,
-            scope["method"],
-            headers.get("host", ""),
-            scope.get("query_string", b"").decode("latin1"),
-            headers.get("authorization"),
-        )
-    except Exception:
-        log.exception("stream: checking a request failed")
-        found = stream.UNAVAILABLE
+        try:
+            found = await hub.db.run(
+                stream.check_request,
+                scope["method"],
+                headers.get("host", ""),
+                scope.get("query_string", b"").decode("latin1"),
+                headers.get("authorization"),
+            )
+        except Exception:
+            log.exception("stream: checking a request failed")
+            found = stream.UNAVAILABLE
+        if not isinstance(found, Refusal) and not stream.OPEN_STREAMS.take(found.pk):
+            found = stream.TOO_MANY_STREAMS
+        if not isinstance(found, Refusal):
+            subscriber = Subscriber(
+                user_id=found.user_id, token_id=found.pk, session=Session(found.user_id)
+            )
+            # Subscribed before the first read: a change after it wakes the stream.
+            hub.subscribe(subscriber)
+    finally:
+        hub.db.holders -= 1
+        hub.db.stop_if_idle()
     if isinstance(found, Refusal):
         await _send_refusal(send, found)
         return
-    if not stream.OPEN_STREAMS.take(found.pk):
-        await _send_refusal(send, stream.TOO_MANY_STREAMS)
-        return
-    subscriber = Subscriber(
-        user_id=found.user_id, token_id=found.pk, session=Session(found.user_id)
-    )
     listener = asyncio.get_running_loop().create_task(_until_disconnect(receive, subscriber))
-    # Subscribed before the first read: a change after it wakes the stream.
-    hub.subscribe(subscriber)
     try:
         await send(
             {
