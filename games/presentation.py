@@ -31,6 +31,7 @@ Using it::
     shown.picture()                           # SafeString: a small SVG of a sample board
     shown.legend_template                     # the board's key beside it ("" none)
     shown.planner_script                      # static path of the board's script ("" none)
+    shown.stylesheet                          # static path of the board's own styles ("" none)
     shown.max_actions                         # actions a turn takes (0: not a list of actions)
     shown.timing                              # the engine constants the board script needs
     shown.orders_schema                       # JSON Schema of the orders' own fields (the API)
@@ -149,6 +150,8 @@ class Presentation:
     # The board's key beside it ("" none): what the shapes, colours and marks mean.
     legend_template: str = ""
     planner_script: str = ""
+    # The board's own stylesheet, loaded after the platform's board.css ("" none).
+    stylesheet: str = ""
     max_actions: int = 0
     timing: Mapping[str, int] = field(default_factory=dict)
     # The orders' own properties (JSON Schema) besides turn, seat and step_no, for the

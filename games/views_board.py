@@ -111,6 +111,14 @@ def _hints_or_none(
         return None
 
 
+def board_assets(shown: presentation.Presentation) -> dict[str, str]:
+    """The static files that draw and animate the game's board on a page."""
+    return {
+        "planner_script": shown.planner_script or "games/board.js",
+        "board_style": shown.stylesheet,
+    }
+
+
 def board_context(page: selectors.MatchPage) -> dict[str, Any]:
     """The board page's part of the match page context (also the poll's fragment)."""
     view = page.view
@@ -119,6 +127,7 @@ def board_context(page: selectors.MatchPage) -> dict[str, Any]:
         "hints": None,
         "length_text": clock_text(page.match.length_ms),
         "legend_template": presentation.get(page.match.ruleset).legend_template,
+        **board_assets(presentation.get(page.match.ruleset)),
     }
     if view is None:
         return context
@@ -373,5 +382,10 @@ def match_replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
             ),
             "timing": shown.timing,
             "legend_template": shown.legend_template,
+            # Drawn only by a page that shows it (the template calls it).
+            "final_board": lambda: shown.board(
+                {**final, "viewer": None}, caption=f"Match {match.pk}, at its end"
+            ),
+            **board_assets(shown),
         },
     )
