@@ -21,14 +21,18 @@ in one post (`--max-bytes`), the strongest pieces' moves are kept. A bot that do
 not answer within `--turn-seconds` (`--init-seconds` for its name) is stopped, and
 the bridge exits 1: the site's clock then passes the seat's turns.
 
-It polls the match at most once every `--poll` seconds (the API allows 120 requests
-a minute per token) and waits as long as the server asks when it answers 429. It
-prints a JSON summary at the end. Exit status: 0 when the match is over, 1 otherwise.
+It waits on the site's event stream (GET /api/v1/stream/, one JSON event a line),
+which says when the seat's turn has come, with the map; on a site without one, or
+with `--poll-only`, it looks at the match every `--poll` seconds instead. It makes
+at most `--rate` requests a minute (the API takes 120 per token) and waits as long
+as the server asks when it answers 429. It prints a JSON summary at the end. Exit
+status: 0 when the match has finished, 1 otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import queue
@@ -38,6 +42,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 DIRECTIONS = range(5)  # 0 still, 1 north, 2 east, 3 south, 4 west
@@ -57,29 +62,33 @@ class BotError(Exception):
 
 
 class Client:
-    """The bot API over urllib: JSON in and out, the token on every request, and a
-    pause for as long as the server asks when it answers 429."""
+    """The bot API over urllib: JSON in and out, the token on every request, at most
+    `per_minute` requests a minute, and a pause for as long as the server asks when
+    it answers 429."""
 
-    def __init__(self, base_url: str, token: str, *, timeout: float = 30.0) -> None:
+    def __init__(
+        self, base_url: str, token: str, *, per_minute: float = 100.0, timeout: float = 30.0
+    ) -> None:
         self.base = base_url.rstrip("/") + "/api/v1"
         self.token = token
         self.timeout = timeout
+        self.spacing = 60.0 / per_minute
+        self.last = float("-inf")
 
-    def call(self, method: str, path: str, body: Any = None) -> Any:
-        data = None if body is None else json.dumps(body, separators=(",", ":")).encode()
+    def _open(self, method: str, path: str, data: bytes | None) -> Any:
+        """The open response; ApiError for an error answer, after waiting out 429s."""
         for _attempt in range(30):
+            time.sleep(max(0.0, self.last + self.spacing - time.monotonic()))
+            self.last = time.monotonic()
             request = urllib.request.Request(self.base + path, data=data, method=method)
             request.add_header("Authorization", f"Bearer {self.token}")
-            request.add_header("Accept", "application/json")
             if data is not None:
                 request.add_header("Content-Type", "application/json")
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    return json.loads(response.read() or b"null")
+                return urllib.request.urlopen(request, timeout=self.timeout)
             except urllib.error.HTTPError as error:
-                raw = error.read()
                 try:
-                    payload = json.loads(raw or b"{}")
+                    payload = json.loads(error.read() or b"{}")
                 except ValueError:
                     payload = {}
                 if error.code == 429:
@@ -90,6 +99,11 @@ class Client:
                 raise ApiError(error.code, payload) from None
         raise RuntimeError("still rate limited after 30 tries")
 
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body, separators=(",", ":")).encode()
+        with self._open(method, path, data) as response:
+            return json.loads(response.read() or b"null")
+
     def match(self, match_id: int) -> dict[str, Any]:
         return dict(self.call("GET", f"/matches/{match_id}/"))
 
@@ -98,6 +112,19 @@ class Client:
 
     def orders(self, match_id: int, orders: dict[str, Any]) -> dict[str, Any]:
         return dict(self.call("POST", f"/matches/{match_id}/orders/", orders))
+
+    def stream(self) -> Any:
+        """The open event stream (GET /stream/); `events` reads it."""
+        return self._open("GET", "/stream/", None)
+
+
+def events(response: Any) -> Iterator[dict[str, Any] | None]:
+    """The stream's events as they come, None for a keep-alive line (one every few
+    seconds, so a read that waits the client's timeout finds a dead connection:
+    OSError). Ends when the server closes the stream."""
+    with response:
+        for line in response:
+            yield json.loads(line) if line.strip() else None
 
 
 def _retry_after(value: str | None) -> float:
@@ -238,87 +265,152 @@ class Bot:
 
 # ------------------------------------------------------------ playing
 
+OVER = ("finished", "aborted")
+# The stream is not there (an older site), or not served by this server.
+NO_STREAM = (404, 405, 501, 503)
+
 
 def take_seat(client: Client, match_id: int) -> dict[str, Any]:
     match = client.match(match_id)
-    if match["seat"] is None:
-        match = client.join(match_id)
     if match.get("ruleset") != "halite":
         raise RuntimeError(f"match {match_id} is not a game of Halite ({match.get('ruleset')})")
+    if match["seat"] is None:
+        match = client.join(match_id)
     return match
 
 
-def wait_for(
-    client: Client, match_id: int, ready: Any, args: argparse.Namespace, deadline: float
-) -> dict[str, Any]:
-    """The match once `ready(match)` holds or it has ended, looking every `--poll` s."""
+def updates(
+    client: Client, match_id: int, args: argparse.Namespace
+) -> Iterator[dict[str, Any] | None]:
+    """The match (GET /matches/ID/'s body) each time something may have changed,
+    and None now and then when nothing has.
+
+    From the event stream when the site has one: its `your_turn`, `match_started`
+    and `match_over` events carry the match; a turn that eliminated a seat is looked
+    at. The match is looked at once the stream is open (what happened before is not
+    news to the stream), again after `--look-every` seconds without news, and when
+    the stream drops, before it is opened again. Without a stream (`--poll-only`, or
+    a site that does not serve one) the match is looked at every `--poll` seconds.
+    """
+    streaming = not args.poll_only
     while True:
-        match = client.match(match_id)
-        if match["status"] in ("finished", "aborted") or ready(match):
-            return match
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"match {match_id} did not end within {args.max_seconds:g} s")
-        time.sleep(args.poll)
-
-
-def play(client: Client, bot_command: list[str], args: argparse.Namespace) -> dict[str, Any]:
-    deadline = time.monotonic() + args.max_seconds
-    match_id = args.match
-    match = take_seat(client, match_id)
-    seat = match["seat"]
-    match = wait_for(client, match_id, lambda m: m["status"] == "running", args, deadline)
-    summary: dict[str, Any] = {"match": match_id, "seat": seat, "name": None, "turns_played": 0}
-    if match["status"] == "running":
-        bot = Bot(bot_command)
+        if not streaming:
+            yield client.match(match_id)
+            time.sleep(args.poll)
+            continue
         try:
-            state = match["state"]
-            for line in (str(seat), size_line(state), productions_line(state), map_line(state)):
-                bot.send(line)
-            summary["name"] = bot.receive(args.init_seconds)[:30]
-            print(f"{summary['name']} plays seat {seat} of match {match_id}", file=sys.stderr)
-            summary["turns_played"] = _turns(client, bot, match_id, seat, args, deadline)
-        finally:
-            bot.stop()
-        match = wait_for(client, match_id, lambda m: False, args, deadline)
-    state = match["state"] or {}
-    summary.update(status=match["status"], winners=match["winners"], turns=state.get("turn"))
-    return summary
-
-
-def _turns(
-    client: Client,
-    bot: Bot,
-    match_id: int,
-    seat: int,
-    args: argparse.Namespace,
-    deadline: float,
-) -> int:
-    """Every turn of the seat: the map to the bot, its moves to the site. Returns
-    how many turns it played; stops when the match ends or the seat is out."""
-    played, last = 0, -1
-
-    def ready(match: dict[str, Any]) -> bool:
-        state = match["state"]
-        out = state is not None and seat not in state["alive"]
-        return out or (match["your_turn"] and state["turn"] > last)
-
-    while True:
-        match = wait_for(client, match_id, ready, args, deadline)
-        state = match["state"]
-        if match["status"] != "running" or seat not in state["alive"]:
-            return played
-        bot.send(map_line(state))
-        line = bot.receive(args.turn_seconds)
-        moves = parse_moves(line, state["width"], state["height"])
-        orders = orders_for(moves, state, seat, args.max_bytes)
-        try:
-            client.orders(match_id, orders)
-            played += 1
+            response = client.stream()
         except ApiError as error:
-            if error.status != 409:  # 409: the turn moved on (the clock); the next map follows
+            if error.status not in NO_STREAM:
+                raise
+            print(f"no event stream here ({error}); looking every {args.poll:g} s", file=sys.stderr)
+            streaming = False
+            continue
+        try:
+            yield client.match(match_id)
+            news = time.monotonic()
+            for event in events(response):
+                if event is not None and event.get("match_id") == match_id:
+                    news = time.monotonic()
+                    if "match" in event:
+                        yield event["match"]
+                    elif any(e.get("type") == "eliminated" for e in event.get("events", [])):
+                        yield client.match(match_id)
+                elif time.monotonic() - news > args.look_every:
+                    news = time.monotonic()
+                    yield client.match(match_id)
+                else:
+                    yield None
+        except (OSError, http.client.HTTPException, ValueError) as error:
+            print(f"the stream dropped ({error}); opening it again", file=sys.stderr)
+            time.sleep(args.poll)
+        finally:
+            response.close()
+
+
+class Player:
+    """The seat's side of the match: the bot started when the match starts, fed a
+    map and asked for moves on each of the seat's turns, stopped when the seat is
+    out or the match is over."""
+
+    def __init__(self, client: Client, command: list[str], args: argparse.Namespace) -> None:
+        self.client = client
+        self.command = command
+        self.args = args
+        self.bot: Bot | None = None
+        self.seat = 0
+        self.name: str | None = None
+        self.played = 0
+        self.last_turn = -1
+        self.out = False
+
+    def see(self, match: dict[str, Any]) -> None:
+        """Act on the match as it is now."""
+        state = match["state"]
+        if match["status"] != "running" or state is None or self.out:
+            return
+        if self.seat not in state["alive"]:
+            self.out = True  # the 2016 environment stopped a bot with no cell left
+            self.stop()
+            return
+        if self.bot is None:
+            self.start(state)
+        if match["your_turn"] and state["turn"] > self.last_turn:
+            self.turn(state)
+
+    def start(self, state: dict[str, Any]) -> None:
+        self.bot = Bot(self.command)
+        for line in (str(self.seat), size_line(state), productions_line(state), map_line(state)):
+            self.bot.send(line)
+        self.name = self.bot.receive(self.args.init_seconds)[:30]
+        print(f"{self.name} plays seat {self.seat} of match {self.args.match}", file=sys.stderr)
+
+    def turn(self, state: dict[str, Any]) -> None:
+        assert self.bot is not None
+        self.bot.send(map_line(state))
+        line = self.bot.receive(self.args.turn_seconds)
+        moves = parse_moves(line, state["width"], state["height"])
+        orders = orders_for(moves, state, self.seat, self.args.max_bytes)
+        self.last_turn = state["turn"]
+        try:
+            self.client.orders(self.args.match, orders)
+            self.played += 1
+        except ApiError as error:
+            if error.status != 409:  # the turn moved on (the clock); the next map follows
                 raise
             print(f"turn {state['turn']}: {error}", file=sys.stderr)
-        last = state["turn"]
+
+    def stop(self) -> None:
+        if self.bot is not None:
+            self.bot.stop()
+
+
+def play(client: Client, command: list[str], args: argparse.Namespace) -> dict[str, Any]:
+    deadline = time.monotonic() + args.max_seconds
+    player = Player(client, command, args)
+    player.seat = take_seat(client, args.match)["seat"]
+    try:
+        match: dict[str, Any] = {}
+        for update in updates(client, args.match, args):
+            if update is not None:
+                match = update
+                if match["status"] in OVER:
+                    break
+                player.see(match)
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"match {args.match} did not end within {args.max_seconds:g} s")
+    finally:
+        player.stop()
+    state = match["state"] or {}
+    return {
+        "match": args.match,
+        "seat": player.seat,
+        "name": player.name,
+        "turns_played": player.played,
+        "status": match["status"],
+        "winners": match["winners"],
+        "turns": state.get("turn"),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -332,7 +424,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--url", default=os.environ.get("HELIUM3_URL", "http://127.0.0.1:8000"))
     parser.add_argument("--token", default=os.environ.get("HELIUM3_TOKEN", ""))
     parser.add_argument("--match", type=int, required=True, help="the match to play")
-    parser.add_argument("--poll", type=float, default=1.0, help="seconds between looks")
+    parser.add_argument(
+        "--poll", type=float, default=1.0, help="seconds between looks without the stream"
+    )
+    parser.add_argument(
+        "--poll-only", action="store_true", help="look at the match instead of the stream"
+    )
+    parser.add_argument(
+        "--look-every", type=float, default=30.0, help="seconds of a quiet stream between looks"
+    )
+    parser.add_argument(
+        "--rate", type=float, default=100.0, help="requests a minute at most (the API takes 120)"
+    )
     parser.add_argument("--init-seconds", type=float, default=60.0, help="time for the name")
     parser.add_argument("--turn-seconds", type=float, default=30.0, help="time for each move")
     parser.add_argument("--max-seconds", type=float, default=24 * 3600.0, help="give up after")
@@ -343,8 +446,8 @@ def main(argv: list[str] | None = None) -> int:
     if not command:
         parser.error("give the bot's command after --, e.g. -- python3 MyBot.py")
     try:
-        summary = play(Client(args.url, args.token), command, args)
-    except (ApiError, BotError, RuntimeError, OSError) as error:
+        summary = play(Client(args.url, args.token, per_minute=args.rate), command, args)
+    except (ApiError, BotError, RuntimeError, OSError, http.client.HTTPException) as error:
         print(f"bridge stopped: {error}", file=sys.stderr)
         return 1
     print(json.dumps(summary))

@@ -17,6 +17,7 @@ import random
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +48,70 @@ bridge = _load(BRIDGE)
 bot2016 = _load(BOT)
 
 
-@pytest.mark.worker
-@pytest.mark.django_db(transaction=True)
-def test_a_2016_bot_plays_a_whole_match_on_the_site_through_the_bridge(
-    celery_worker: Any, live_server: Any, player: Any, settings: Any
-) -> None:
-    settings.API_RATE_LIMIT = 10_000  # the bridge polls fast here; the limit has its own tests
+@pytest.fixture
+def whole_broker_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests' broker (kombu's filesystem transport) writes a message file in
+    place: a worker thread that lists the folder between the file's creation and its
+    write reads it empty and stops for good (JSONDecodeError, "Unrecoverable error").
+    A match of a hundred quick turns queues a hundred messages and met it. Here each
+    message is written under a name no queue reads, then renamed into place."""
+    from kombu.transport import filesystem
+    from kombu.utils.json import dumps
+
+    def put(self: Any, queue: str, payload: Any, **kwargs: Any) -> None:
+        name = f"{int(round(time.monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
+        final = os.path.join(self.data_folder_out, name)
+        aside = os.path.join(self.data_folder_out, f".{name}.part")
+        with open(aside, "wb") as fh:
+            fh.write(dumps(payload).encode())
+        os.replace(aside, final)
+
+    monkeypatch.setattr(filesystem.Channel, "_put", put)
+
+
+def _bridge(live_server: Any, match_id: int, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            str(BRIDGE),
+            "--url",
+            live_server.url,
+            "--match",
+            str(match_id),
+            *options,
+            "--",
+            sys.executable,
+            str(BOT),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+class Requests:
+    """Every request the live server takes while counting: (method, path)."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str]] = []
+
+    def __call__(self, sender: Any, environ: dict[str, Any], **kwargs: Any) -> None:
+        self.seen.append((environ["REQUEST_METHOD"], environ["PATH_INFO"]))
+
+    def __enter__(self) -> Requests:
+        request_started.connect(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        request_started.disconnect(self)
+
+    def count(self, method: str, path: str) -> int:
+        return self.seen.count((method, path))
+
+
+def _whole_match(live_server: Any, player: Any, *options: str) -> tuple[dict[str, Any], Requests]:
+    """A whole 10 x 10 match of the 2016 bot, through the bridge, against `grower`;
+    every one of its turns checked against the bot's own choice."""
     created = services.match_create(
         creator=player,
         ruleset="halite",
@@ -63,28 +122,12 @@ def test_a_2016_bot_plays_a_whole_match_on_the_site_through_the_bridge(
         turn_seconds=3600,
     )
     token = token_for(player, "bridge")
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(BRIDGE),
-            "--url",
-            live_server.url,
-            "--match",
-            str(created.pk),
-            "--poll",
-            "0.05",
-            "--max-seconds",
-            "100",
-            "--",
-            sys.executable,
-            str(BOT),
-        ],
-        env={**os.environ, "HELIUM3_TOKEN": token},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    with Requests() as requests:
+        result = _bridge(
+            live_server, created.pk, "--token", token, "--max-seconds", "100", *options
+        )
     assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     match = Match.objects.get(pk=created.pk)
     assert match.status == Match.Status.FINISHED
@@ -97,6 +140,7 @@ def test_a_2016_bot_plays_a_whole_match_on_the_site_through_the_bridge(
     mine = Orders.objects.filter(match=match, seat=1)
     assert {o.source for o in mine} == {Orders.Source.PLAYER}
     assert mine.count() == summary["turns_played"]
+    assert requests.count("POST", f"/api/v1/matches/{match.pk}/orders/") == mine.count()
     record = match.record
     assert engine_match.replay_check(record)["turns"] == match.state["turn"]
     state, moved = record["initial"], 0
@@ -112,6 +156,33 @@ def test_a_2016_bot_plays_a_whole_match_on_the_site_through_the_bridge(
     # The site's replay of the match is a Halite replay the 2016 format can carry.
     exported = hlt.export(record)
     assert exported.num_players == 2 and len(exported.frames) == match.state["turn"] + 1
+    return summary, requests
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_2016_bot_plays_a_whole_match_on_the_site_waiting_on_the_event_stream(
+    whole_broker_messages: None, celery_worker: Any, live_server: Any, player: Any, settings: Any
+) -> None:
+    settings.API_RATE_LIMIT = 10_000  # a turn a few tenths of a second long: no pacing here
+    summary, requests = _whole_match(live_server, player, "--rate", "100000")
+    # The stream said when each turn came: the match itself was looked at only
+    # once the stream was open (and when it said a seat was out).
+    assert requests.count("GET", "/api/v1/stream/") == 1
+    assert requests.count("GET", f"/api/v1/matches/{summary['match']}/") <= 3
+    assert summary["turns_played"] >= 10
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_without_the_stream_the_bridge_looks_at_the_match_every_poll(
+    whole_broker_messages: None, celery_worker: Any, live_server: Any, player: Any, settings: Any
+) -> None:
+    settings.API_RATE_LIMIT = 10_000
+    options = ("--poll-only", "--poll", "0.05", "--rate", "100000")
+    summary, requests = _whole_match(live_server, player, *options)
+    assert requests.count("GET", "/api/v1/stream/") == 0
+    assert requests.count("GET", f"/api/v1/matches/{summary['match']}/") > summary["turns_played"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -119,24 +190,7 @@ def test_the_bridge_refuses_a_match_of_another_game(live_server: Any, player: An
     created = services.match_create(
         creator=player, ruleset="helium3-remake", seat_count=2, bots=["random"], api=True
     )
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(BRIDGE),
-            "--url",
-            live_server.url,
-            "--token",
-            token_for(player),
-            "--match",
-            str(created.pk),
-            "--",
-            sys.executable,
-            str(BOT),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = _bridge(live_server, created.pk, "--token", token_for(player))
     assert result.returncode == 1
     assert "not a game of Halite" in result.stderr and "Traceback" not in result.stderr
 
@@ -149,43 +203,28 @@ def test_the_bridge_waits_as_long_as_the_server_asks_when_it_is_rate_limited(
     settings.API_RATE_WINDOW_SECONDS = 1
     # A match waiting for a second player: the bridge looks until it gives up.
     created = services.match_create(creator=player, ruleset="halite", seat_count=2, api=True)
-    requests: list[str] = []
-
-    def count(sender: Any, environ: dict[str, Any], **kwargs: Any) -> None:
-        requests.append(environ["PATH_INFO"])
-
-    request_started.connect(count)
+    options = ("--poll-only", "--poll", "0.01", "--rate", "100000", "--max-seconds", "2.5")
     started = time.monotonic()
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(BRIDGE),
-            "--url",
-            live_server.url,
-            "--token",
-            token_for(player),
-            "--match",
-            str(created.pk),
-            "--poll",
-            "0.01",
-            "--max-seconds",
-            "2.5",
-            "--",
-            sys.executable,
-            str(BOT),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    with Requests() as requests:
+        result = _bridge(live_server, created.pk, "--token", token_for(player), *options)
     assert result.returncode == 1 and "did not end within 2.5 s" in result.stderr
     assert "rate limited: waiting 1 s as the server asks" in result.stderr
-    request_started.disconnect(count)
     assert time.monotonic() - started >= 2.5
     # Three requests a second at most, and one refused in each window: looking every
     # 0.01 s without waiting would have made some two hundred.
-    assert 4 <= len(requests) <= 20, len(requests)
+    assert 4 <= len(requests.seen) <= 20, len(requests.seen)
     assert Match.objects.get(pk=created.pk).status == Match.Status.OPEN
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_bridge_keeps_under_the_rate_it_is_given(live_server: Any, player: Any) -> None:
+    created = services.match_create(creator=player, ruleset="halite", seat_count=2, api=True)
+    options = ("--poll-only", "--poll", "0.01", "--rate", "300", "--max-seconds", "2")
+    with Requests() as requests:
+        result = _bridge(live_server, created.pk, "--token", token_for(player), *options)
+    assert result.returncode == 1 and "rate limited" not in result.stderr
+    # 300 a minute is one request every 0.2 s: some ten in two seconds, not two hundred.
+    assert 5 <= len(requests.seen) <= 13, len(requests.seen)
 
 
 # ---------------------------------------------------------------- the 2016 protocol
