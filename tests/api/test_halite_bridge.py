@@ -69,7 +69,9 @@ def whole_broker_messages(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(filesystem.Channel, "_put", put)
 
 
-def _bridge(live_server: Any, match_id: int, *options: str) -> subprocess.CompletedProcess[str]:
+def _bridge(
+    live_server: Any, match_id: int, *options: str, bot: tuple[str, ...] = (str(BOT),)
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
             sys.executable,
@@ -81,7 +83,7 @@ def _bridge(live_server: Any, match_id: int, *options: str) -> subprocess.Comple
             *options,
             "--",
             sys.executable,
-            str(BOT),
+            *bot,
         ],
         capture_output=True,
         text=True,
@@ -225,6 +227,44 @@ def test_the_bridge_keeps_under_the_rate_it_is_given(live_server: Any, player: A
     assert result.returncode == 1 and "rate limited" not in result.stderr
     # 300 a minute is one request every 0.2 s: some ten in two seconds, not two hundred.
     assert 5 <= len(requests.seen) <= 13, len(requests.seen)
+
+
+# A bot that reads its init, gives its name and answers the first map with this.
+ANSWERING = (
+    "import sys\n"
+    "for _ in range(4): sys.stdin.readline()\n"
+    "print('Broken', flush=True)\n"
+    "sys.stdin.readline()\n"
+    "print(sys.argv[1], flush=True)\n"
+    "sys.stdin.readline()\n"
+)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("bot", "said"),
+    [
+        (("-c", "import sys; sys.exit(3)"), "the bot has exited (status 3)"),
+        (("-c", ANSWERING, "1 1 north"), "other than digits and spaces: '1 1 north'"),
+        (("-c", ANSWERING, "1 1 -2"), "other than digits and spaces: '1 1 -2'"),
+        (("-c", "import time; time.sleep(30)"), "the bot did not answer within 1 s"),
+    ],
+    ids=["exits", "words", "negative", "silent"],
+)
+def test_a_bot_that_breaks_the_protocol_stops_the_bridge_and_the_site_keeps_the_seat(
+    live_server: Any, player: Any, bot: tuple[str, ...], said: str
+) -> None:
+    created = services.match_create(
+        creator=player, ruleset="halite", seat_count=2, bots=["grower"], api=True
+    )
+    options = ("--token", token_for(player), "--init-seconds", "1", "--turn-seconds", "1")
+    result = _bridge(live_server, created.pk, *options, bot=bot)
+    assert result.returncode == 1, result.stderr
+    assert "bridge stopped: " in result.stderr and said in result.stderr
+    assert "Traceback" not in result.stderr
+    match = Match.objects.get(pk=created.pk)
+    assert match.status == Match.Status.RUNNING and match.state["turn"] == 0
+    assert not Orders.objects.filter(match=match, seat=1).exists()
 
 
 # ---------------------------------------------------------------- the 2016 protocol
