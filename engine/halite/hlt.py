@@ -17,6 +17,7 @@ state fields the replay must reach (`expect`), so a replay check compares every 
 
 from __future__ import annotations
 
+import gzip
 import json
 import zlib
 from collections.abc import Sequence
@@ -30,6 +31,7 @@ from engine.match import ReplayMismatch
 
 VERSION = 11
 RULESET = "halite"
+GZIP_MAGIC = b"\x1f\x8b"
 NAME_LENGTH = 30  # the 2016 environment kept this much of a bot's name
 KEYS = (
     "version",
@@ -197,7 +199,13 @@ def _clean_name(name: str) -> str:
 
 
 def loads(text: str | bytes) -> Hlt:
-    """A 2016 replay from the file's bytes; HltError if it is not one we read."""
+    """A 2016 replay from the file's bytes (gzip-compressed too, as replays were
+    often kept); HltError if it is not one we read."""
+    if isinstance(text, bytes) and text.startswith(GZIP_MAGIC):
+        try:
+            text = gzip.decompress(text)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise HltError(f"The file is not a 2016 replay: a broken gzip file ({exc}).") from None
     if isinstance(text, bytes) and text.startswith(b"HLT "):
         raise HltError(
             "This is a binary replay of the first 2016 format (HLT 10 or before);"

@@ -9,6 +9,7 @@ and the moves alone, so the rules must reach every recorded frame again.
 from __future__ import annotations
 
 import copy
+import gzip
 import json
 import os
 import subprocess
@@ -193,6 +194,17 @@ def test_a_fixture_imported_from_the_command_line_replays(tmp_path: Path) -> Non
     assert done.returncode == 0, done.stdout + done.stderr
     replayed = cli("replay", str(out))
     assert replayed.returncode == 0 and json.loads(replayed.stdout)["ok"] is True
+
+
+def test_a_gzip_compressed_file_imports_as_the_file_itself(tmp_path: Path) -> None:
+    path = FIXTURES / "four-seats.hlt"
+    packed = _write(tmp_path / "four.hlt.gz", "")
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    assert hlt.loads(packed.read_bytes()) == hlt.loads(path.read_bytes())
+    done = cli("import-hlt", str(packed))
+    assert done.returncode == 0 and json.loads(done.stdout)["players"][0] == "grower"
+    packed.write_bytes(gzip.compress(path.read_bytes())[:200])
+    refused(cli("import-hlt", str(packed)), 2, "bad_shape")
 
 
 def test_a_file_without_a_seed_gets_one_fixed_by_its_map() -> None:
