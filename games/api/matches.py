@@ -150,8 +150,7 @@ def create_match(request: HttpRequest, payload: MatchCreateIn | None = None) -> 
     data = payload or MatchCreateIn()
     seats = data.seats
     if seats is None:
-        allowed = [n for n in services.ruleset_seats(data.ruleset) if 2 <= n <= 4]
-        seats = max(allowed, default=4)
+        seats = services.ruleset_default_seats(data.ruleset)
     match = services.match_create(
         creator=_user(request),
         ruleset=data.ruleset,

@@ -44,7 +44,7 @@ else:
         ("", *sorted({b for r in engine.ruleset_names() for b in engine.bot_names(r)}))
     ]
     RulesetName = Literal[tuple(engine.ruleset_names())]
-Seats = Annotated[int, BeforeValidator(integral), Field(ge=2, le=4)]
+Seats = Annotated[int, BeforeValidator(integral), Field(ge=2, le=8)]
 OptionIn = Annotated[int, BeforeValidator(integral)] | str
 
 
@@ -73,7 +73,8 @@ class MatchCreateIn(Schema):
     )
     seats: Seats | None = Field(
         default=None,
-        description="2, 3 or 4 seats, as the game allows; by default the most it allows.",
+        description="2 to 8 seats, as the game allows (Helium 3: 2 to 4, Halite: 2 to 6); "
+        "by default the game's usual count (Helium 3: 4, Halite: 2).",
     )
     options: dict[str, OptionIn] = Field(
         default_factory=dict,
@@ -92,7 +93,7 @@ class MatchCreateIn(Schema):
     )
     bots: list[BotName] = Field(
         default_factory=list,
-        max_length=4,
+        max_length=8,
         description="Built-in bots for the seats after yours, in order; seats without "
         'one wait for players ("" keeps a seat open). One bot per seat: you only watch.',
     )

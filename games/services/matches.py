@@ -48,6 +48,14 @@ def ruleset_seats(ruleset: str) -> tuple[int, ...]:
     return engine.ruleset(ruleset).seats if ruleset in engine.ruleset_names() else ()
 
 
+def ruleset_default_seats(ruleset: str) -> int:
+    """The seat count of a match of `ruleset` when none is asked for: the game's usual
+    one (four for Helium 3, two for Halite); 4 for an unknown name, refused later."""
+    if ruleset not in engine.ruleset_names():
+        return 4
+    return engine.ruleset(ruleset).default_seats
+
+
 def ruleset_has_steps(ruleset: str) -> bool:
     """Whether a turn of `ruleset` is made of steps (each orders object one step)."""
     return ruleset in engine.ruleset_names() and engine.ruleset(ruleset).shape.steps

@@ -76,7 +76,8 @@ def test_a_match_full_of_bots_starts_at_once_with_the_callers_view(api):
 @pytest.mark.parametrize(
     ("body", "code"),
     [
-        ({"seats": 5}, "bad_shape"),
+        ({"seats": 9}, "bad_shape"),
+        ({"seats": 5}, "bad_seats"),
         ({"seats": "4"}, "bad_shape"),
         ({"turn_seconds": 10}, "bad_shape"),
         ({"length_ms": 0}, "bad_shape"),

@@ -34,13 +34,25 @@ def test_the_create_body_names_the_ruleset_and_its_options(api):
     assert (match.ruleset, match.options["width"]) == ("dig", 12)
 
 
-def test_the_default_ruleset_is_helium3_with_the_most_seats(api):
+def test_the_default_ruleset_is_helium3_with_its_usual_four_seats(api):
     body = _create(api, {})
     assert (body["ruleset"], body["options"], len(body["seats"])) == (
         "helium3",
         {"length_ms": 600_000},
         4,
     )
+
+
+@pytest.mark.parametrize(("body", "seats"), [({}, 2), ({"seats": 6}, 6), ({"seats": 5}, 5)])
+def test_a_halite_match_has_its_usual_two_seats_unless_asked_up_to_six(api, body, seats):
+    created = _create(api, {"ruleset": "halite", **body, "options": {"width": 10, "height": 10}})
+    assert (created["ruleset"], len(created["seats"])) == ("halite", seats)
+
+
+def test_seven_seats_of_halite_are_refused_and_create_nothing(api):
+    before = Match.objects.count()
+    assert_error(api.post_json("/matches/", {"ruleset": "halite", "seats": 7}), 400)
+    assert Match.objects.count() == before
 
 
 @pytest.mark.parametrize(
