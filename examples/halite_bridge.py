@@ -19,7 +19,8 @@ cells the seat does not own are dropped. Two differences: a direction above 4 is
 dropped (the piece stays and grows) and, when the moves are more than the site takes
 in one post (`--max-bytes`), the strongest pieces' moves are kept. A bot that does
 not answer within `--turn-seconds` (`--init-seconds` for its name) is stopped, and
-the bridge exits 1: the site's clock then passes the seat's turns.
+the bridge exits 1: the site's clock then passes the seat's turns, and hands the
+seat to its stand-in bot after a few; a bridge started again takes it back.
 
 It waits on the site's event stream (GET /api/v1/stream/, one JSON event a line),
 which says when the seat's turn has come, with the map; on a site without one, or
@@ -342,6 +343,7 @@ class Player:
         self.name: str | None = None
         self.played = 0
         self.last_turn = -1
+        self.reclaimed_turn = -1
         self.out = False
 
     def see(self, match: dict[str, Any]) -> None:
@@ -355,8 +357,23 @@ class Player:
             return
         if self.bot is None:
             self.start(state)
-        if match["your_turn"] and state["turn"] > self.last_turn:
+        if self.handed_over(match) and state["turn"] > self.reclaimed_turn:
+            self.reclaim(state["turn"])
+        elif match["your_turn"] and state["turn"] > self.last_turn:
             self.turn(state)
+
+    def handed_over(self, match: dict[str, Any]) -> bool:
+        """The site's clock gave the seat to its stand-in bot (missed turns)."""
+        return any(s["number"] == self.seat and s["bot"] for s in match.get("seats", []))
+
+    def reclaim(self, turn: int) -> None:
+        self.reclaimed_turn = turn
+        try:
+            self.client.call("POST", f"/matches/{self.args.match}/reclaim/")
+            print(f"turn {turn}: took the seat back from the stand-in bot", file=sys.stderr)
+        except ApiError as error:
+            if error.status != 409:  # it was not handed over (any more)
+                raise
 
     def start(self, state: dict[str, Any]) -> None:
         self.bot = Bot(self.command)

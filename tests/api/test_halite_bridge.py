@@ -29,7 +29,7 @@ import engine
 from engine import match as engine_match
 from engine.halite import hlt
 from games import services
-from games.models import Match, Orders
+from games.models import Match, Orders, Seat
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 BRIDGE = EXAMPLES / "halite_bridge.py"
@@ -227,6 +227,26 @@ def test_the_bridge_keeps_under_the_rate_it_is_given(live_server: Any, player: A
     assert result.returncode == 1 and "rate limited" not in result.stderr
     # 300 a minute is one request every 0.2 s: some ten in two seconds, not two hundred.
     assert 5 <= len(requests.seen) <= 13, len(requests.seen)
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_the_bridge_takes_the_seat_back_from_the_stand_in_bot(
+    whole_broker_messages: None, celery_worker: Any, live_server: Any, player: Any, settings: Any
+) -> None:
+    settings.API_RATE_LIMIT = 10_000
+    created = services.match_create(
+        creator=player, ruleset="halite", seat_count=2, bots=["grower"], api=True
+    )
+    # As the clock leaves a seat that missed its turns (MISSED_TURNS_BEFORE_BOT).
+    Seat.objects.filter(match=created, number=1).update(standin_bot="grower", missed_in_row=3)
+    options = ("--token", token_for(player), "--rate", "100000", "--max-seconds", "4")
+    result = _bridge(live_server, created.pk, *options)
+    assert result.returncode == 1 and "did not end within 4 s" in result.stderr
+    assert "turn 0: took the seat back from the stand-in bot" in result.stderr
+    assert Seat.objects.get(match=created, number=1).standin_bot == ""
+    mine = Orders.objects.filter(match=created, seat=1)
+    assert mine.exists() and {o.source for o in mine} == {Orders.Source.PLAYER}
 
 
 # A bot that reads its init, gives its name and answers the first map with this.
