@@ -22,6 +22,16 @@ DY = [0, -1, 0, 1, 0]
 ARROW_KEY = {1: "ArrowUp", 2: "ArrowRight", 3: "ArrowDown", 4: "ArrowLeft"}
 WORD = {1: "north", 2: "east", 3: "south", 4: "west"}
 Move = tuple[int, int, int]
+# A pinned map: with it this test's way of playing lasts the whole match against the
+# planning bot (100 turns), planning on a good many of them.
+SEED = 9
+
+
+@pytest.fixture
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from games import services
+
+    monkeypatch.setattr(services.matches.secrets, "randbelow", lambda _n: SEED)
 
 
 def log_in(page: Page, base: str, username: str) -> Any:
@@ -143,7 +153,7 @@ def wait_for_my_move_or_end(page: Page) -> bool:
     page.wait_for_function(MY_MOVE_OR_END, timeout=60_000, polling=50)
     settle_board(page)
     over = page.get_by_text("The match is over.")
-    expect(page.get_by_role("button", name="Skip")).to_be_disabled()
+    expect(page.locator("#skip")).to_be_disabled()
     return not over.is_visible()
 
 
@@ -171,7 +181,7 @@ def sent_orders(match: Any, turn: int, seat: int) -> set[Move]:
 
 
 def test_a_halite_match_is_planned_on_the_board_and_played_to_its_end(
-    live_server: Any, page: Page, screenshot_dir: Path
+    live_server: Any, page: Page, screenshot_dir: Path, fixed_seed: None
 ) -> None:
     from games import services
     from games.models import Match
@@ -198,6 +208,8 @@ def test_a_halite_match_is_planned_on_the_board_and_played_to_its_end(
         width, height = state["width"], state["height"]
         expect(page.locator("#board-wrap svg.board")).to_have_attribute("data-turn", str(turn))
         mine = own_cells(state, 1)
+        # A few turns are planned on a phone's screen.
+        page.set_viewport_size(PHONE if 6 <= turn < 9 else LAPTOP)
         if not boxed and len(mine) >= 2:
             # A box round every cell of the map chooses all of the player's pieces; one
             # arrow key sends them all, drawn as one arrow each; Escape lets the group
@@ -222,9 +234,9 @@ def test_a_halite_match_is_planned_on_the_board_and_played_to_its_end(
             wanted.add(move)
         assert planned(page) == wanted
         turns_planned += bool(wanted)
-        if turn == 4:
-            page.screenshot(path=str(screenshot_dir / "halite_laptop_planned.png"))
-            page.screenshot(path="/tmp/halite_laptop_planned.png")
+        if turn in (4, 7):
+            name = "halite_laptop_planned.png" if turn == 4 else "halite_phone_planned.png"
+            page.screenshot(path=str(screenshot_dir / name))
         with page.expect_navigation():
             page.locator("#bar-send").click()
         expect(page.locator(".messages")).to_contain_text("Orders accepted")
@@ -236,13 +248,11 @@ def test_a_halite_match_is_planned_on_the_board_and_played_to_its_end(
 
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
-    assert turns_planned >= 3 and boxed
+    assert turns_planned >= 5 and boxed
     results = page.locator("#panel section.results")
     expect(results).to_be_visible()
     winner = match.state["winners"][0]
     expect(results.locator(f'tr.won[data-seat="{winner}"]')).to_be_visible()
     expect(page.locator("#panel .status")).to_contain_text("The match is over.")
-    page.screenshot(path="/tmp/halite_laptop_finished.png", full_page=True)
-    page.set_viewport_size(PHONE)
-    page.screenshot(path="/tmp/halite_phone_finished.png", full_page=True)
+    page.screenshot(path=str(screenshot_dir / "halite_laptop_finished.png"))
     assert not errors, errors

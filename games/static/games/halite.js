@@ -111,6 +111,7 @@
     this.at = {};  // "x,y" -> [{el, seat}] pieces standing on the cell now
     for (var k in board.pieces) { var p = board.pieces[k]; this.at[k] = [{el: p, seat: +p.dataset.owner}]; }
     this.count = board.territory();
+    this.painted = {};  // "x,y" -> the paint of a cell that changed hands
   }
   Stage.prototype.find = function (c, seat, remove) {
     var list = this.at[key(c[0], c[1])] || [];
@@ -125,8 +126,8 @@
   };
   Stage.prototype.paintCell = function (c, owner, ms) {
     var b = this.b, k = key(c[0], c[1]);
-    var old = $('rect[data-cell="' + k + '"]', b.paint); if (old) old.remove();
-    var r = el("rect", {"class": "hl-cap" + (owner ? " seat-" + owner : " neutral"), "data-cell": k, x: b.left(c[0]), y: b.top(c[1]), width: b.c, height: b.c}, b.paint);
+    if (this.painted[k]) this.painted[k].remove();
+    var r = this.painted[k] = el("rect", {"class": "hl-cap" + (owner ? " seat-" + owner : " neutral"), x: b.left(c[0]), y: b.top(c[1]), width: b.c, height: b.c}, b.paint);
     animate(r, [{opacity: 0}, {opacity: 1}], ms);
   };
   Stage.prototype.fire = function (e, speed) {
@@ -138,8 +139,7 @@
         p = entry.el; baseOf(p);
         var ox = p.hlOff[0], oy = p.hlOff[1], dx = DX[e.direction] * c, dy = DY[e.direction] * c;
         var from = placed(p, ox, oy), to = placed(p, ox + dx, oy + dy);
-        // The cell it leaves stays its seat's (a piece of strength 0) until a turn says otherwise.
-        this.paintCell(e.from, e.seat, 0);
+        // The cell it leaves stays its seat's (a piece of strength 0): its territory wash stays.
         var wraps = e.from[0] + DX[e.direction] !== e.to[0] || e.from[1] + DY[e.direction] !== e.to[1];
         var sx = (e.to[0] - e.from[0] - DX[e.direction]) * c, sy = (e.to[1] - e.from[1] - DY[e.direction]) * c;
         if (wraps) {
@@ -383,12 +383,12 @@
       buildBar();
       var b = matchBoard(), mine = b ? keysOf(b.pieces).filter(function (k) { return +b.pieces[k].dataset.owner === planner.seat; }) : [];
       if (!planner.cursor && mine.length) planner.cursor = mine[0].split(",").map(Number);
-      box.addEventListener("input", function () { planner.plan = parseMoves(box.value); drawPlan(); });
-      // Whatever sends the form (the bar, the form's own button, Enter), the plan goes with it.
-      if (!f.dataset.hlBound) {
-        f.dataset.hlBound = "1";
-        f.addEventListener("submit", function () { if (keysOf(planner.plan).length || !box.value.trim()) writeMoves(); });
+      if (!box.dataset.hlBound) {
+        box.dataset.hlBound = "1";
+        box.addEventListener("input", function () { planner.plan = parseMoves(box.value); drawPlan(); help("The moves written below are drawn on the board."); });
       }
+      // The textarea holds the plan at every change (and what is typed there is drawn),
+      // so whatever sends the form (the bar, the form's own button) sends the plan.
     }
     drawPlan();
   }
