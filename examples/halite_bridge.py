@@ -268,7 +268,7 @@ class Bot:
 
 OVER = ("finished", "aborted")
 # The stream is not there (an older site), or not served by this server.
-NO_STREAM = (404, 405, 501, 503)
+NO_STREAM = (404, 405, 421, 501, 503)
 
 
 def take_seat(client: Client, match_id: int) -> dict[str, Any]:
