@@ -284,6 +284,8 @@ SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 # --- celery ------------------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # kombu's filesystem transport, each message written aside and renamed into place.
+    CELERY_BROKER_TRANSPORT = "helium3_site.broker:Transport"
     _queue_dir = Path(env.path("CELERY_FILESYSTEM_DIR", default=str(VAR_DIR / "celery")))
     for _sub in ("queue", "processed", "control"):
         (_queue_dir / _sub).mkdir(parents=True, exist_ok=True)

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import random
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -46,27 +44,6 @@ def _load(path: Path) -> Any:
 
 bridge = _load(BRIDGE)
 bot2016 = _load(BOT)
-
-
-@pytest.fixture
-def whole_broker_messages(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The tests' broker (kombu's filesystem transport) writes a message file in
-    place: a worker thread that lists the folder between the file's creation and its
-    write reads it empty and stops for good (JSONDecodeError, "Unrecoverable error").
-    A match of a hundred quick turns queues a hundred messages and met it. Here each
-    message is written under a name no queue reads, then renamed into place."""
-    from kombu.transport import filesystem
-    from kombu.utils.json import dumps
-
-    def put(self: Any, queue: str, payload: Any, **kwargs: Any) -> None:
-        name = f"{int(round(time.monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
-        final = os.path.join(self.data_folder_out, name)
-        aside = os.path.join(self.data_folder_out, f".{name}.part")
-        with open(aside, "wb") as fh:
-            fh.write(dumps(payload).encode())
-        os.replace(aside, final)
-
-    monkeypatch.setattr(filesystem.Channel, "_put", put)
 
 
 def _bridge(
@@ -164,7 +141,7 @@ def _whole_match(live_server: Any, player: Any, *options: str) -> tuple[dict[str
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_a_2016_bot_plays_a_whole_match_on_the_site_waiting_on_the_event_stream(
-    whole_broker_messages: None, celery_worker: Any, live_server: Any, player: Any, settings: Any
+    celery_worker: Any, live_server: Any, player: Any, settings: Any
 ) -> None:
     settings.API_RATE_LIMIT = 10_000  # a turn a few tenths of a second long: no pacing here
     summary, requests = _whole_match(live_server, player, "--rate", "100000")
@@ -178,7 +155,7 @@ def test_a_2016_bot_plays_a_whole_match_on_the_site_waiting_on_the_event_stream(
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_without_the_stream_the_bridge_looks_at_the_match_every_poll(
-    whole_broker_messages: None, celery_worker: Any, live_server: Any, player: Any, settings: Any
+    celery_worker: Any, live_server: Any, player: Any, settings: Any
 ) -> None:
     settings.API_RATE_LIMIT = 10_000
     options = ("--poll-only", "--poll", "0.05", "--rate", "100000")
@@ -232,7 +209,7 @@ def test_the_bridge_keeps_under_the_rate_it_is_given(live_server: Any, player: A
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_the_bridge_takes_the_seat_back_from_the_stand_in_bot(
-    whole_broker_messages: None, celery_worker: Any, live_server: Any, player: Any, settings: Any
+    celery_worker: Any, live_server: Any, player: Any, settings: Any
 ) -> None:
     settings.API_RATE_LIMIT = 10_000
     created = services.match_create(
