@@ -17,22 +17,24 @@ import uuid
 from time import monotonic
 from typing import Any
 
+from kombu.exceptions import ChannelError
 from kombu.transport import filesystem
 from kombu.utils.json import dumps
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue: Any, message: Any, **kwargs: Any) -> None:
+    # kombu's own stubs disagree on the parameter's name; the signature is the filesystem one.
+    def _put(self, queue: Any, payload: Any, **kwargs: Any) -> None:  # type: ignore[override]
         name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)
         # A leading dot and no ".msg" ending: no queue's reader picks it up.
         aside = os.path.join(self.data_folder_out, f".{name}.part")
         try:
             with open(aside, "wb") as handle:
-                handle.write(dumps(message).encode())
+                handle.write(dumps(payload).encode())  # type: ignore[no-untyped-call]
             os.replace(aside, final)
         except OSError as exc:
-            raise filesystem.ChannelError(f"Cannot add file {final!r} to directory") from exc
+            raise ChannelError(f"Cannot add file {final!r} to directory") from exc
 
 
 class Transport(filesystem.Transport):
