@@ -53,11 +53,13 @@ def match_with_pieces_on_the_edges(player: Any) -> Match:
 SHAFTS = """() => { const p = document.querySelector('#board-wrap .hl-plan .hl-shaft');
   return p ? (p.getAttribute('d').match(/M/g) || []).length : 0; }"""
 
-# The turn as it plays: the caption names it and a moved piece is drawn away from its cell.
+# The turn as it plays: the caption names it, the panel shows that turn and a moved
+# piece is drawn away from its cell.
 SLIDING = """() => {
-  const cap = document.querySelector('#caption');
+  const cap = document.querySelector('#caption'), status = document.querySelector('#panel .status');
   const moved = [...document.querySelectorAll('#board-wrap .hl-piece')].some(p => p.style.transform);
-  return cap && cap.textContent.startsWith('Turn 0 plays') && moved;
+  return cap && cap.textContent.startsWith('Turn 0 plays') && moved
+    && status.textContent.startsWith('Showing turn 0');
 }"""
 
 

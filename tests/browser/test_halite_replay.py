@@ -81,12 +81,12 @@ def test_a_visitor_scrubs_steps_and_plays_a_halite_replay(live_server: Any, page
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_viewport_size(LAPTOP)
     page.goto(f"{live_server.url}/matches/{match.pk}/replay/")
-    expect(page.locator("#replay[data-ready='1']")).to_be_attached()
+    expect(page.locator("#replay-turns[data-ready='1']")).to_be_attached()
     # It opens at the end, with the winner and each seat's territory.
     expect(page.locator("#caption")).to_contain_text(f"after turn {turns - 1}")
     shows(page, match, turns)
     winner = match.state["winners"][0]
-    expect(page.locator(f'#replay tr[data-seat="{winner}"]')).to_contain_text("winner")
+    expect(page.locator(f'#replay-turns tr[data-seat="{winner}"]')).to_contain_text("winner")
     for seat, cells in match.state["scores"].items():
         expect(page.locator(f"#score-{seat}")).to_have_text(str(cells))
 

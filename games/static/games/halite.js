@@ -507,7 +507,7 @@
     seatKeys();
     // The line under the title says how far the match has come, as the panel does.
     var said = $("#progress"), intro = $("#match-progress");
-    if (said && intro) setText(intro, said.textContent.replace(/\.\s*$/, "").toLowerCase());
+    if (said && intro) setText(intro, said.textContent.trim().toLowerCase());
     initPlanner();
     pollSoon();
     document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
@@ -532,7 +532,9 @@
       drawPlan();
       return next();
     }
-    // A movie that starts after turns already seen starts from the board the last seen one left.
+    // Some of its turns seen, some not: the board drawn is the one before its first turn,
+    // so it plays from there (the turns seen once more) rather than on a board they left.
+    k0 = 0;
     wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
     var b = matchBoard(), following = !restore && !!$("#panel"), cap = $("#caption"), skip = $("#skip");
     if (following && !shown) beginShow();
@@ -754,6 +756,6 @@
     // the browser tests and the console.
     window.halitePlan = function () { return {plan: JSON.parse(JSON.stringify(planner.plan)), chosen: keysOf(planner.sel), playing: !!current}; };
   }
-  var replay = $("#replay");
-  if (replay && replay.dataset.turns !== undefined) initReplay(replay);
+  var replay = $("#replay-turns");
+  if (replay) initReplay(replay);
 })();
