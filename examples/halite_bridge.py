@@ -47,7 +47,7 @@ from collections.abc import Iterator
 from typing import Any
 
 DIRECTIONS = range(5)  # 0 still, 1 north, 2 east, 3 south, 4 west
-ORDERS_MAX_BYTES = 16_384  # the site's limit on an orders post
+ORDERS_MAX_BYTES = 65_536  # the site's limit on an orders post (a whole 50 x 50 map fits)
 
 
 class ApiError(Exception):

@@ -37,7 +37,7 @@ router = Router(tags=["matches"])
 _COMMON: dict[int, Any] = {401: ErrorOut, 429: ErrorOut}
 # A match in the path may not exist (404) or be another's private match (403).
 _ONE_MATCH: dict[int, Any] = {**_COMMON, 403: ErrorOut, 404: ErrorOut}
-ORDERS_MAX_BYTES = 16_384
+ORDERS_MAX_BYTES = 65_536  # a whole 50 x 50 map of moves is some 33 KB
 
 
 def _known_query(request: HttpRequest, filters: Schema) -> None:

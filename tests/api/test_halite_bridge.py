@@ -27,6 +27,7 @@ import engine
 from engine import match as engine_match
 from engine.halite import hlt
 from games import services
+from games.api import matches as matches_api
 from games.models import Match, Orders, Seat
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -327,6 +328,16 @@ def test_orders_keep_the_seats_own_pieces_that_move() -> None:
     assert orders == {"seat": 1, "turn": 7, "moves": [[0, 0, 2], [2, 1, 4], [2, 2, 1]]}
 
 
+def test_a_whole_map_of_moves_fits_in_one_post() -> None:
+    size = 50
+    owner = [[1] * size for _ in range(size)]
+    strength = [[255] * size for _ in range(size)]
+    moves = {(x, y): 4 for y in range(size) for x in range(size)}
+    orders = bridge.orders_for(moves, _state(owner, strength), 1, bridge.ORDERS_MAX_BYTES)
+    assert len(orders["moves"]) == size * size
+    assert len(json.dumps(orders)) <= matches_api.ORDERS_MAX_BYTES == bridge.ORDERS_MAX_BYTES
+
+
 def test_whatever_a_bot_answers_the_orders_are_ones_the_engine_accepts() -> None:
     state = engine.new_game(seed=4, seats=3, ruleset="halite", options={"width": 12, "height": 11})
     for _ in range(6):  # a few turns in, so that seats own several cells
@@ -341,13 +352,15 @@ def test_whatever_a_bot_answers_the_orders_are_ones_the_engine_accepts() -> None
 
 
 def test_orders_too_large_for_one_post_keep_the_strongest_pieces() -> None:
+    # The site takes a whole 50 x 50 map of moves; a smaller --max-bytes still works.
+    limit = 16_384
     size = 50
     owner = [[1] * size for _ in range(size)]
     strength = [[(x * 7 + y * 13) % 256 for x in range(size)] for y in range(size)]
     moves = {(x, y): 2 for y in range(size) for x in range(size)}
-    orders = bridge.orders_for(moves, _state(owner, strength), 1, bridge.ORDERS_MAX_BYTES)
+    orders = bridge.orders_for(moves, _state(owner, strength), 1, limit)
     body = json.dumps(orders, separators=(",", ":"))
-    assert len(body) <= bridge.ORDERS_MAX_BYTES < len(json.dumps([[x, y, 2] for x, y in moves]))
+    assert len(body) <= limit < len(json.dumps([[x, y, 2] for x, y in moves]))
     kept = {(x, y) for x, y, _d in orders["moves"]}
     weakest_kept = min(strength[y][x] for x, y in kept)
     assert all(strength[y][x] <= weakest_kept for x, y in set(moves) - kept)
