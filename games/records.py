@@ -81,12 +81,30 @@ def standings(final_state: dict[str, Any]) -> list[Standing]:
     have pieces (Helium 3's robots: its presentation's `pieces_left`) ranks seats
     with pieces left before seats without (a seat without cannot win, whatever its
     score), then every game ranks by score (`final_scores`), more first. Seats equal
-    on both share a place, and the next place is skipped (1st, 1st, 3rd).
+    on both share a place, and the next place is skipped (1st, 1st, 3rd). A final
+    state that carries its own `ranking` of every seat (Halite) is ranked by it.
     """
     shown = presentation.get(str(final_state.get("ruleset", engine.rulesets.DEFAULT)))
     winners = {int(s) for s in final_state.get("winners", [])}
     score = shown.final_scores(final_state)
     left = shown.pieces_left(final_state)
+    ranking = _ranking(final_state, set(score))
+    if ranking is not None:
+        # The engine ranks every seat itself (Halite: territory, then territory over
+        # the whole match, then the order of elimination): places follow it, and
+        # only the winners, when several, share one.
+        shared = len(winners) > 1
+        return [
+            Standing(
+                seat=seat,
+                place=1 if seat in winners else index + 1,
+                tied=shared and seat in winners,
+                won=seat in winners,
+                money=score[seat],
+                robots_left=left.get(seat, 0) if left is not None else None,
+            )
+            for index, seat in enumerate(ranking)
+        ]
 
     def key(seat: int) -> tuple[bool, int | float]:
         return (left is None or left.get(seat, 0) > 0, score[seat])
@@ -104,6 +122,16 @@ def standings(final_state: dict[str, Any]) -> list[Standing]:
         )
         for seat in order
     ]
+
+
+def _ranking(final_state: dict[str, Any], seats: set[int]) -> list[int] | None:
+    """The state's own `ranking` (every seat, best first), when it has a whole one."""
+    ranking = final_state.get("ranking")
+    if not isinstance(ranking, list) or any(type(s) is not int for s in ranking):
+        return None
+    if len(ranking) != len(seats) or set(ranking) != seats:
+        return None
+    return list(ranking)
 
 
 def ordinal(n: int) -> str:

@@ -32,7 +32,7 @@ def picture() -> SafeString:
         orders = [engine.bot_orders("grower", current, s) for s in engine.awaiting(current)]
         current = engine.apply(current, orders).state
     return board.picture_of(
-        engine.view(current, None), label="Halite: four seats' territories on a wrapping map"
+        engine.view(current, None), label="Halite: four players' territories on a wrapping map"
     )
 
 
@@ -49,11 +49,6 @@ def territory(view: dict[str, Any]) -> dict[int, int]:
 def final_scores(final: dict[str, Any]) -> dict[int, int | float]:
     """Places rank by territory: the cells held at the end."""
     return dict(territory(final))
-
-
-def pieces_left(final: dict[str, Any]) -> dict[int, int]:
-    """A seat's pieces are its cells: a seat with none was knocked out and ranks last."""
-    return territory(final)
 
 
 def seat_records(final: dict[str, Any], turns: Iterable[tuple[int, list[Event]]]) -> SeatCounts:
@@ -126,7 +121,6 @@ PRESENTATION = Presentation(
     decided=decided,
     seat_records=seat_records,
     final_scores=final_scores,
-    pieces_left=pieces_left,
     progress=progress,
     timing={"TURN_MS": resolve.TURN_MS},
     orders_schema={

@@ -45,18 +45,35 @@ def test_progress_counts_turns():
     assert presentation.get("halite").progress({**view, "turn": 12}) == "Turn 12 of 300"
 
 
-def test_places_rank_by_territory_and_a_seat_with_no_cell_ranks_last():
+def test_places_follow_the_engines_ranking_and_a_seat_with_no_cell_ranks_last():
     final = _played()
     assert final["over"]
     cells = {s: sum(row.count(s) for row in final["owner"]) for s in range(1, 4)}
     shown = presentation.get("halite")
-    assert shown.final_scores(final) == cells and shown.pieces_left(final) == cells
+    assert shown.final_scores(final) == cells and shown.pieces_left(final) is None
     table = records.standings(final)
+    assert [s.seat for s in table] == final["ranking"]
     assert table[0].seat in final["winners"] and table[0].won
     assert [s.money for s in table] == sorted(cells.values(), reverse=True)
+    assert all(row.robots_left is None for row in table)  # no "Robots: N left" line
     counts = shown.seat_records(final, [])
     assert {s: c["final_money"] for s, c in counts.items()} == cells
     assert {s for s, c in counts.items() if c["won"]} == set(final["winners"])
+
+
+def test_seats_equal_in_territory_are_placed_by_the_rankings_tie_breaks():
+    final = {**_played(), "winners": [2], "ranking": [2, 3, 1]}
+    final["scores"] = {"1": 0, "2": 5, "3": 5}
+    final["owner"] = [[0] * final["width"] for _ in range(final["height"])]
+    for x in range(5):
+        final["owner"][0][x] = 2
+        final["owner"][1][x] = 3
+    table = records.standings(final)
+    assert [(s.seat, s.place, s.tied, s.won) for s in table] == [
+        (2, 1, False, True),
+        (3, 2, False, False),
+        (1, 3, False, False),
+    ]
 
 
 def test_the_ending_is_one_sentence_of_territory_or_the_last_seat_standing():
