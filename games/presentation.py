@@ -27,6 +27,7 @@ Using it::
     form.orders()                             # after is_valid(): the orders object, no seat/turn
     form.add_engine_error(message, index)     # the engine's refusal next to its action
     shown.orders_note                         # one line above the form: how a turn is given
+    shown.orders_initial(orders)              # the form's initial values showing orders sent
     shown.rules_template, shown.rules_context()  # the rules page, numbers from the engine
     shown.picture()                           # SafeString: a small SVG of a sample board
     shown.legend_template                     # the board's key beside it ("" none)
@@ -77,6 +78,10 @@ def _no_hints_after(view: dict[str, Any], planned: list[Any]) -> dict[str, Any]:
 
 def _nothing_lost(view: dict[str, Any]) -> list[dict[str, Any]]:
     return []
+
+
+def _nothing_initial(orders: dict[str, Any]) -> dict[str, Any]:
+    return {}
 
 
 def _no_progress(view: dict[str, Any]) -> str:
@@ -147,6 +152,9 @@ class Presentation:
     # battle clock ("Round 3 of 20"); "" shows the battle clock.
     progress: Callable[[dict[str, Any]], str] = _no_progress
     orders_note: str = ""
+    # orders_initial(orders sent) -> the plain form's initial values showing them, so a
+    # seat of a turn at once sees, and may change, what it sent ({}: a fresh form).
+    orders_initial: Callable[[dict[str, Any]], dict[str, Any]] = _nothing_initial
     # The board's key beside it ("" none): what the shapes, colours and marks mean.
     legend_template: str = ""
     planner_script: str = ""

@@ -170,7 +170,7 @@ class PageVersion:
     deadline, as the page shows them) and the viewer's seat. The match page is
     cached under it (views.match_detail)."""
 
-    match: Match  # not a full row: pk, status, turn_number, public, created_by, created_at
+    match: Match  # not a full row: pk, status, turn_number, public, created_by, created_at, ruleset
     turn: Turn | None  # the live turn's status and deadline_at; None when not live
     seat: Seat | None  # the viewer's seat: number and standin_bot only
 
@@ -189,7 +189,7 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
         return None
     match_t, turn_t, seat_t = (m._meta.db_table for m in (Match, Turn, Seat))
     sql = (
-        f"SELECT m.status, m.turn_number, m.public, m.created_by_id, m.created_at,"
+        f"SELECT m.status, m.turn_number, m.public, m.created_by_id, m.created_at, m.ruleset,"
         f" t.id, t.status, t.deadline_at, s.number, s.standin_bot"
         f" FROM {match_t} m"
         f" LEFT JOIN {turn_t} t ON t.match_id = m.id AND t.number = m.turn_number"
@@ -207,6 +207,7 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
         "public",
         "created_by_id",
         "created_at",
+        "ruleset",
         "turn_id",
         "turn_status",
         "turn_deadline",
@@ -230,6 +231,7 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
         public=row["public"],
         created_by_id=row["created_by_id"],
         created_at=row["created_at"],
+        ruleset=row["ruleset"],
     )
     live = match.status in (Match.Status.RUNNING, Match.Status.PAUSED)
     turn_row = None
@@ -407,6 +409,24 @@ def match_record(match: Match) -> dict[str, Any]:
         for r in Resolution.objects.filter(match=match).order_by("turn_number", "step")
     ]
     return {"initial": match.initial_state, "turns": turns, "final": match.state}
+
+
+def orders_sent(page: MatchPage) -> dict[str, Any] | None:
+    """The orders the viewer already sent for the turn now open, in a turn where
+    every seat moves at once (they are replaceable until it resolves); None when
+    none are stored or the game moves one seat at a time (then no query)."""
+    if not page.my_move or page.seat is None or page.view is None:
+        return None
+    if len(awaited_in(page.view)) < 2 and not engine.ruleset(page.match.ruleset).shape.simultaneous:
+        return None
+    row = (
+        Orders.objects.filter(
+            match=page.match, seat=page.seat.number, turn_number=page.view["turn"], step=0
+        )
+        .only("orders")
+        .first()
+    )
+    return row.orders if row is not None else None
 
 
 def orders_view(match: Match, seat: Seat) -> dict[str, Any] | None:

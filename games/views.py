@@ -30,7 +30,13 @@ from games.forms import MatchCreateForm, NotificationSettingsForm
 from games.models import Match, NotificationKind, Seat
 from games.services.rematch import match_rematch as match_rematch_create
 from games.viewers import Viewer
-from games.views_board import board_context, engine_refusal, poll_token, viewer_of
+from games.views_board import (
+    board_context,
+    engine_refusal,
+    orders_context,
+    poll_token,
+    viewer_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -199,19 +205,13 @@ def _detail(
     page = selectors.match_page(
         match, seat, seats=seats, history_page=history_page, version=version
     )
-    shown = presentation.get(match.ruleset)
-    if form is None and page.my_move and page.view is not None:
-        form = shown.orders_form(None, view=page.view)
     context: dict[str, Any] = {
         "page": page,
         "match": match,
         "seat": seat,
-        "form": form if page.my_move else None,
         **board_context(page),
+        **orders_context(page, form),
     }
-    if context["form"] is not None:
-        context["order_rows"] = context["form"].rows()
-        context["orders_note"] = shown.orders_note
     return render(request, "games/match_detail.html", context, status=status)
 
 
@@ -228,11 +228,16 @@ _CSRF_SLOT = b"\x00csrf\x00"  # no page holds a NUL: Django's forms refuse them
 
 def _page_key(request: HttpRequest, version: selectors.PageVersion, viewer: Viewer) -> str | None:
     """The cache key of this viewer's page, or None: not to be cached (an open match's
-    seats change without a new version; a flash message shows once)."""
+    seats change without a new version; a flash message shows once; a player's
+    orders of a turn at once change without one)."""
     match = version.match
     if match.status == Match.Status.OPEN or len(messages.get_messages(request)):
         return None
     if not selectors.can_watch(match, viewer, version.seat, seat_known=True):
+        return None
+    if version.seat is not None and services.ruleset_at_once(match.ruleset):
+        # A player's page of a game whose seats give orders at once shows the orders
+        # the seat sent, which it may replace without a new version of the page.
         return None
     token = poll_token(
         match.status,

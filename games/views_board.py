@@ -119,6 +119,38 @@ def board_assets(shown: presentation.Presentation) -> dict[str, str]:
     }
 
 
+def orders_context(page: selectors.MatchPage, form: Any = None) -> dict[str, Any]:
+    """The orders panel's context on the viewer's move: the form (a fresh one unless
+    one with errors is given), its controls and note, and in a turn at once the
+    orders the viewer already sent, which fill the fresh form."""
+    if not page.my_move or page.view is None:
+        return {"form": None}
+    shown = presentation.get(page.match.ruleset)
+    sent = selectors.orders_sent(page)
+    if form is None:
+        initial = {"turn": page.view.get("turn")}
+        if sent is not None:
+            initial.update(shown.orders_initial(sent))
+        form = shown.orders_form(None, view=page.view, initial=initial)
+    return {
+        "form": form,
+        "order_rows": form.rows(),
+        "orders_note": shown.orders_note,
+        "orders_sent": sent,
+        "orders_sent_words": _sent_words(sent),
+    }
+
+
+def _sent_words(sent: dict[str, Any] | None) -> str:
+    """Orders sent in a few words: "3 moves", "1 action", "a pass"."""
+    for key, value in (sent or {}).items():
+        if isinstance(value, list) and key not in ("seat", "turn"):
+            if not value:
+                return "a pass"
+            return f"{len(value)} {key if len(value) != 1 else key.removesuffix('s')}"
+    return "orders"
+
+
 def board_context(page: selectors.MatchPage) -> dict[str, Any]:
     """The board page's part of the match page context (also the poll's fragment)."""
     view = page.view
@@ -258,10 +290,7 @@ def _poll_answer(
 ) -> HttpResponse:
     page = selectors.match_page(match, seat, seats=seats)
     context = {"page": page, "match": match, "seat": seat, **board_context(page)}
-    if page.my_move and page.view is not None:
-        shown = presentation.get(match.ruleset)
-        form = shown.orders_form(None, view=page.view)
-        context.update(form=form, order_rows=form.rows(), orders_note=shown.orders_note)
+    context.update(orders_context(page))
     since = _int_param(request.GET.get("since"), -1, low=-1)
     if page.view is not None and 0 <= since < int(page.view["turn"]):
         last = int(page.view["turn"]) - 1

@@ -111,6 +111,12 @@ def _picture(title: str) -> SafeString:
     )
 
 
+def _orders_initial(orders: dict[str, Any]) -> dict[str, Any]:
+    """The JSON box showing orders already sent, without seat, turn and step."""
+    own = {k: v for k, v in orders.items() if k not in ("seat", "turn", "step_no")}
+    return {"actions_json": json.dumps(own)}
+
+
 def generic(name: str) -> Presentation:
     """A presentation for ruleset `name` built from what the engine declares."""
     try:
@@ -119,6 +125,7 @@ def generic(name: str) -> Presentation:
         title = name
     return Presentation(
         name=name,
+        orders_initial=_orders_initial,
         title=title,
         blurb=f"{title}, played through its orders as JSON. "
         "Its board is shown as the list of what you know.",

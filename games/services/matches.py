@@ -56,6 +56,14 @@ def ruleset_default_seats(ruleset: str) -> int:
     return engine.ruleset(ruleset).default_seats
 
 
+def ruleset_at_once(ruleset: str) -> bool:
+    """Whether seats of `ruleset` give orders at once (all its turns, or its setup)."""
+    if ruleset not in engine.ruleset_names():
+        return False
+    shape = engine.ruleset(ruleset).shape
+    return shape.simultaneous or shape.setup
+
+
 def ruleset_has_steps(ruleset: str) -> bool:
     """Whether a turn of `ruleset` is made of steps (each orders object one step)."""
     return ruleset in engine.ruleset_names() and engine.ruleset(ruleset).shape.steps

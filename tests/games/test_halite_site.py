@@ -228,6 +228,26 @@ def test_moves_from_the_plain_form_resolve_the_turn_once_both_seats_have_sent(
     assert duel.state["owner"][y2][(x2 - 1) % width] == 2
 
 
+def test_the_page_shows_the_moves_already_sent_and_that_they_may_change(duel, player, opponent):
+    x1, y1 = _start(duel, 1)
+    before = _page(client_for(player), duel)
+    assert "are in (" not in before
+    assert _post(client_for(player), duel, turn=0, moves=f"{x1} {y1} n\n").status_code == 302
+    html = _page(client_for(player), duel)
+    assert "Your orders for turn 0 are in (1 move)" in html
+    assert "you may change them and send again" in html
+    textarea = re.search(r'<textarea name="moves"[^>]*>(.*?)</textarea>', html, re.S)
+    assert textarea and textarea.group(1).strip() == f"{x1} {y1} 1"
+    # The opponent's page says nothing of them, nor shows them.
+    other = _page(client_for(opponent), duel)
+    assert "are in (" not in other and f"{x1} {y1} 1" not in other
+    poll = client_for(player).get(reverse("games:match-poll", args=[duel.pk]), {"since": "0"})
+    assert poll.status_code == 200 and "are in (1 move)" in poll.content.decode()
+    # A pass, sent again, replaces them.
+    assert _post(client_for(player), duel, turn=0, moves="").status_code == 302
+    assert "are in (a pass)" in _page(client_for(player), duel)
+
+
 @pytest.mark.parametrize(
     ("moves", "message"),
     [

@@ -15,7 +15,7 @@ import engine
 from engine.halite import resolve, state
 from games import records
 from games.play.halite import board, rules, sentences
-from games.play.halite.forms import OrdersForm
+from games.play.halite.forms import OrdersForm, moves_text
 from games.presentation import Event, Presentation, SeatCounts
 
 NAME = "halite"
@@ -44,6 +44,12 @@ def territory(view: dict[str, Any]) -> dict[int, int]:
             if owner:
                 counts[owner] = counts.get(owner, 0) + 1
     return counts
+
+
+def orders_initial(orders: dict[str, Any]) -> dict[str, Any]:
+    """The moves already sent for this turn, as the textarea shows them."""
+    moves = orders.get("moves")
+    return {"moves": moves_text(moves)} if isinstance(moves, list) else {}
 
 
 def final_scores(final: dict[str, Any]) -> dict[int, int | float]:
@@ -121,6 +127,7 @@ PRESENTATION = Presentation(
     decided=decided,
     seat_records=seat_records,
     final_scores=final_scores,
+    orders_initial=orders_initial,
     progress=progress,
     timing={"TURN_MS": resolve.TURN_MS},
     orders_schema={
