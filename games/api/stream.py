@@ -212,7 +212,8 @@ class Session:
         due = (
             match.status == Match.Status.RUNNING
             and not seat.driver_bot
-            and match.to_move in (None, seat.number)
+            and match.state is not None
+            and seat.number in engine.awaiting(match.state)
             and detail()["your_turn"]
         )
         key = (match.turn_number, detail()["step"]) if due else None
