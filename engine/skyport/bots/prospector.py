@@ -1,0 +1,324 @@
+"""`prospector`: mines toward upgrades and shoots whenever an enemy is in reach.
+
+- Loadout: the two weapons that score best by what they do at level 1 and by how much of
+  their resource lies near the seat's spawn.
+- A turn: first every way to attack this turn (now, or after up to two moves or
+  upgrades) is weighed by the points it brings (damage dealt, 20 more for a kill, the
+  bonus of the actions left unused; less what it costs the bot's own health); the best
+  one with a hit on an enemy is played.
+- Otherwise the bot upgrades what it can pay for, mines the tile it stands on when it
+  needs that resource, and walks to the nearest tile of a resource it needs (toward the
+  nearest enemy once nothing is needed); it never ends a turn on its spawn, and when hurt
+  it prefers a step that keeps it away from healthier enemies.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from random import Random
+
+from engine.skyport.bots.board import (
+    ACTIONS_PER_TURN,
+    AREA,
+    BARRIERS,
+    DAMAGE,
+    RANGE,
+    RESOURCE_AT,
+    RESOURCE_OF,
+    UPGRADE_COST,
+    WEAPONS,
+    Action,
+    Board,
+    Me,
+    Player,
+    damage,
+)
+from engine.skyport.hexgrid import DIRECTIONS, Tile, distance, step
+
+# What a weapon is worth to the loadout before its resources are counted: the mortar
+# aims anywhere in reach over anything, the droid walks around obstacles, the laser
+# reaches far but only along six lines.
+WEAPON_WORTH = {"mortar": 3.0, "droid": 2.5, "laser": 2.0}
+KILL_POINTS = 20
+DEATH_POINTS = 40
+# Health at or below which the bot keeps away from healthier enemies when a step allows.
+HURT = 50
+# How near a healthier enemy must be to count as a threat (it may move, then shoot).
+THREAT_DISTANCE = 4
+
+
+def loadout(board: Board, seat: int, rng: Random) -> list[str]:
+    spawn = board.players[seat].spawn
+    near = dict.fromkeys(RESOURCE_OF.values(), 0.0)
+    for at, count in board.resources.items():
+        resource = RESOURCE_AT.get(board.tile(at))
+        if resource is not None:
+            near[resource] += count / (1 + distance(spawn, at))
+    total = sum(near.values()) or 1.0
+    worth = {w: WEAPON_WORTH[w] + near[RESOURCE_OF[w]] / total for w in WEAPONS}
+    return sorted(WEAPONS, key=lambda w: (-worth[w], WEAPONS.index(w)))[:2]
+
+
+# -- attacks ------------------------------------------------------------------------------
+
+
+def _enemies(board: Board, seat: int) -> list[Player]:
+    """Other players a shot can hurt: alive and off their spawn."""
+    return [p for p in board.players.values() if p.seat != seat and not p.dead and p.at != p.spawn]
+
+
+def _hit_value(me: Me, hits: list[tuple[Player, int]]) -> tuple[float, bool]:
+    """Points a shot brings (its cost to the bot's own health counted against it) and
+    whether it touches an enemy."""
+    value = 0.0
+    enemy = False
+    for player, amount in hits:
+        if player.seat == me.seat:
+            value -= amount / 2
+            if player.health - amount <= 0:
+                value -= DEATH_POINTS + KILL_POINTS
+        else:
+            enemy = True
+            value += amount
+            if player.health - amount <= 0:
+                value += KILL_POINTS
+    return value, enemy
+
+
+def _blast(
+    board: Board, me: Me, at: Tile, main: int, area: int, unused: int
+) -> list[tuple[Player, int]]:
+    """Who a blast on `at` hurts, and how much (the shooter, off its spawn, included)."""
+    hits = []
+    for p in [*_enemies(board, me.seat), board.players[me.seat]]:
+        where = me.at if p.seat == me.seat else p.at
+        if where == at:
+            hits.append((p, damage(main, 0, unused)))
+        elif distance(where, at) == 1:
+            hits.append((p, damage(0, area, unused)))
+    return hits
+
+
+def _laser(board: Board, me: Me, unused: int) -> list[tuple[float, Action]]:
+    level = me.weapons["laser"]
+    amount = damage(DAMAGE["laser"][level - 1], 0, unused)
+    at_of = {p.at: p for p in _enemies(board, me.seat)}
+    out = []
+    for direction in DIRECTIONS:
+        tile = me.at
+        hits: list[tuple[Player, int]] = []
+        for _ in range(RANGE["laser"][level - 1]):
+            tile = step(tile, direction)
+            if not board.on_map(tile) or board.tile(tile) == "O":
+                break
+            if tile in at_of:
+                hits.append((at_of[tile], amount))
+        value, enemy = _hit_value(me, hits)
+        if enemy:
+            out.append((value, {"type": "laser", "direction": direction}))
+    return out
+
+
+def _near_enemies(board: Board, me: Me) -> set[Tile]:
+    """Tiles whose blast could touch an enemy: enemies' tiles and the tiles around."""
+    out: set[Tile] = set()
+    for p in _enemies(board, me.seat):
+        out.add(p.at)
+        out.update(step(p.at, d) for d in DIRECTIONS)
+    return out
+
+
+def _mortar(board: Board, me: Me, unused: int) -> list[tuple[float, Action]]:
+    level = me.weapons["mortar"]
+    reach, main = RANGE["mortar"][level - 1], DAMAGE["mortar"][level - 1]
+    out = []
+    for at in _near_enemies(board, me):
+        if distance(me.at, at) > reach or not board.on_map(at) or board.tile(at) in BARRIERS:
+            continue
+        value, enemy = _hit_value(me, _blast(board, me, at, main, AREA["mortar"], unused))
+        if enemy:
+            offset = [at[0] - me.at[0], at[1] - me.at[1]]
+            out.append((value, {"type": "mortar", "target": offset}))
+    return out
+
+
+def _droid_paths(board: Board, start: Tile, reach: int) -> dict[Tile, list[str]]:
+    """The tiles a droid can end its walk on, each with a shortest walk there."""
+    paths: dict[Tile, list[str]] = {start: []}
+    queue = deque([start])
+    while queue:
+        at = queue.popleft()
+        walk = paths[at]
+        if len(walk) == reach:
+            continue
+        for direction in DIRECTIONS:
+            nxt = step(at, direction)
+            if nxt in paths or not board.on_map(nxt) or board.tile(nxt) in BARRIERS:
+                continue
+            paths[nxt] = [*walk, direction]
+            queue.append(nxt)
+    return paths
+
+
+def _droid(board: Board, me: Me, unused: int) -> list[tuple[float, Action]]:
+    level = me.weapons["droid"]
+    main = DAMAGE["droid"][level - 1]
+    paths = _droid_paths(board, me.at, RANGE["droid"][level - 1])
+    out = []
+    for at in _near_enemies(board, me):
+        walk = paths.get(at)
+        if walk is None:
+            continue
+        value, enemy = _hit_value(me, _blast(board, me, at, main, AREA["droid"], unused))
+        if enemy:
+            out.append((value, {"type": "droid", "sequence": walk}))
+    return out
+
+
+SHOOTERS = {"laser": _laser, "mortar": _mortar, "droid": _droid}
+
+
+def _reach(me: Me) -> int:
+    """How far from its tile the bot can hurt anyone this turn, moves included."""
+    longest = max(RANGE[w][level - 1] for w, level in me.weapons.items())
+    return longest + 1 + ACTIONS_PER_TURN - 1
+
+
+def best_attack(board: Board, me: Me) -> tuple[float, list[Action]] | None:
+    """The attack worth the most points this turn, with the moves or upgrades before it;
+    None when no attack touches an enemy."""
+    enemies = _enemies(board, me.seat)
+    if not any(distance(me.at, p.at) <= _reach(me) for p in enemies):
+        return None
+    best: tuple[float, list[Action]] | None = None
+
+    def search(current: Me, before: list[Action]) -> None:
+        nonlocal best
+        if current.can_attack():
+            unused = ACTIONS_PER_TURN - len(before) - 1
+            for weapon in current.weapons:
+                for value, action in SHOOTERS[weapon](board, current, unused):
+                    if best is None or value > best[0]:
+                        best = (value, [*before, action])
+        if len(before) == ACTIONS_PER_TURN - 1:
+            return
+        options: list[Action] = [{"type": "upgrade", "weapon": w} for w in current.upgradable()]
+        options += [{"type": "move", "direction": d} for d in current.legal_moves()]
+        for action in options:
+            after = current.copy()
+            after.do(action)
+            search(after, [*before, action])
+
+    search(me, [])
+    return best
+
+
+# -- mining and walking --------------------------------------------------------------------
+
+
+def _needed(me: Me) -> set[str]:
+    """Resources the bot still needs for its next upgrades."""
+    need: dict[str, int] = {}
+    for weapon, level in me.weapons.items():
+        resource = RESOURCE_OF[weapon]
+        cost = sum(UPGRADE_COST[n] for n in range(level, 3))
+        need[resource] = need.get(resource, 0) + cost
+    return {r for r, n in need.items() if n > me.resources.get(r, 0)}
+
+
+def _distances(board: Board, me: Me, goals: set[Tile]) -> dict[Tile, int]:
+    """Steps from each tile the bot can walk on to the nearest goal (multi-source BFS)."""
+    dist = {g: 0 for g in goals}
+    queue = deque(goals)
+    while queue:
+        at = queue.popleft()
+        for direction in DIRECTIONS:
+            nxt = step(at, direction)
+            if nxt in dist or not (me.can_enter(nxt) or nxt == me.at):
+                continue
+            dist[nxt] = dist[at] + 1
+            queue.append(nxt)
+    return dist
+
+
+def _goals(board: Board, me: Me) -> set[Tile]:
+    need = _needed(me)
+    goals = {
+        at
+        for at, count in board.resources.items()
+        if count > 0
+        and RESOURCE_AT.get(board.tile(at)) in need
+        and (at == me.at or at not in me.others)
+    }
+    if goals:
+        return goals
+    # Nothing left to mine: go where the enemies are.
+    return {
+        step(p.at, d)
+        for p in board.players.values()
+        if p.seat != me.seat and not p.dead
+        for d in DIRECTIONS
+    }
+
+
+def _threatened(board: Board, me: Me, at: Tile, health: int) -> bool:
+    return any(
+        p.seat != me.seat
+        and not p.dead
+        and p.health > health
+        and distance(p.at, at) <= THREAT_DISTANCE
+        for p in board.players.values()
+    )
+
+
+def economy(board: Board, me: Me) -> list[Action]:
+    health = board.players[me.seat].health
+    hurt = health <= HURT
+    actions: list[Action] = []
+    dist: dict[Tile, int] | None = None
+    while len(actions) < ACTIONS_PER_TURN:
+        last = len(actions) == ACTIONS_PER_TURN - 1
+        upgrades = me.upgradable()
+        if last and me.at == me.spawn:
+            upgrades = []  # the last action steps off the spawn, if any step is free
+        if upgrades:
+            weapon = max(upgrades, key=lambda w: (me.weapons[w], -WEAPONS.index(w)))
+            action: Action = {"type": "upgrade", "weapon": weapon}
+        elif me.can_mine() and RESOURCE_AT[board.tile(me.at)] in _needed(me):
+            action = {"type": "mine"}
+            dist = None
+        else:
+            moves = me.legal_moves()
+            if not moves:
+                break
+            if dist is None:
+                dist = _distances(board, me, _goals(board, me))
+            action = {"type": "move", "direction": _toward(board, me, moves, dist, hurt)}
+        actions.append(action)
+        me.do(action)
+    return actions
+
+
+DIRECTIONS_ORDER = {d: n for n, d in enumerate(DIRECTIONS)}
+
+
+def _toward(board: Board, me: Me, moves: list[str], dist: dict[Tile, int], hurt: bool) -> str:
+    """The step nearest the goal; when hurt, a step near a healthier enemy counts as
+    three steps more."""
+    far = len(dist) + 1
+    health = board.players[me.seat].health
+
+    def cost(direction: str) -> tuple[int, int]:
+        to = step(me.at, direction)
+        danger = hurt and _threatened(board, me, to, health)
+        return (dist.get(to, far) + 3 * danger, DIRECTIONS_ORDER[direction])
+
+    return min(moves, key=cost)
+
+
+def play(board: Board, seat: int, rng: Random) -> list[Action]:
+    me = Me.of(board, seat)
+    attack = best_attack(board, me)
+    if attack is not None:
+        return attack[1]
+    return economy(board, me)
