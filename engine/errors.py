@@ -31,6 +31,9 @@ CODES = frozenset(
         "bad_state",
         "not_your_piece",
         "duplicate_piece",
+        "illegal_action",
+        "bad_loadout",
+        "bad_map",
     }
 )
 

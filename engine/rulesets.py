@@ -18,6 +18,7 @@ _MODULES: dict[str, str] = {
     "helium3": "engine.helium3",
     "helium3-remake": "engine.remake",
     "halite": "engine.halite",
+    "skyport": "engine.skyport",
 }
 _CACHE: dict[str, Ruleset] = {}
 

@@ -1,0 +1,222 @@
+"""Skyport's state as protocol JSON (skyport.md "State, orders, views"): a new game and
+the checks a state from outside must pass before a turn is resolved on it.
+
+The state stays the plain JSON object the spec shows; `parse` checks every field and
+their agreement (a body or a living robot on a passable tile or its spawn, no two on
+one tile, resources only on resource tiles) and returns a deep copy to work on.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from engine.errors import ShapeError, StateError
+from engine.skyport.maps import PASSABLE, SHIPPED, TILE_LETTERS, SkyportMap, generate, shipped
+
+RULESET = "skyport"
+SEAT_COUNTS = (2, 3, 4, 5, 6, 7, 8)
+MIN_ROUNDS, MAX_ROUNDS, DEFAULT_ROUNDS = 5, 100, 30
+MAP_CHOICES = ("generated", *SHIPPED)
+WEAPONS = ("laser", "mortar", "droid")
+RESOURCE_OF_TILE = {"R": "rubidium", "E": "explosium", "C": "scrap"}
+RESOURCE_OF_WEAPON = {"laser": "rubidium", "mortar": "explosium", "droid": "scrap"}
+RESOURCES = ("rubidium", "explosium", "scrap")
+START_HEALTH = 100
+PER_TILE = 2  # each resource tile holds 2
+
+State = dict[str, Any]
+
+
+def choose_map(seed: int, seats: int, name: str) -> SkyportMap:
+    if name == "generated":
+        return generate(seed, seats)
+    if name not in SHIPPED:
+        raise ShapeError("bad_shape", f"Option map is one of {', '.join(MAP_CHOICES)}.")
+    found = shipped(name)
+    if found.players != seats:
+        raise ShapeError(
+            "bad_shape",
+            f"The map {name} is for {found.players} players, not {seats}; "
+            "choose it with that many seats, or the generated map.",
+        )
+    return found
+
+
+def new_state(seed: int, seats: int, rounds: int, map_name: str) -> State:
+    """A new match in its loadout phase; seats are dealt to the map's spawns by the seed."""
+    if type(seed) is not int:
+        raise ShapeError("bad_shape", "The seed must be a whole number.")
+    if type(seats) is not int or seats not in SEAT_COUNTS:
+        raise ShapeError("bad_shape", "A Skyport match has 2 to 8 seats.")
+    if type(rounds) is not int or not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
+        raise ShapeError("bad_shape", f"Option rounds is {MIN_ROUNDS} to {MAX_ROUNDS}.")
+    if not isinstance(map_name, str):
+        raise ShapeError("bad_shape", "Option map takes a string.")
+    found = choose_map(seed, seats, map_name)
+    spawns = found.spawns()
+    random.Random(f"skyport-seats:{seed}").shuffle(spawns)
+    players = [
+        {
+            "seat": seat,
+            "j": j,
+            "k": k,
+            "spawn": [j, k],
+            "health": START_HEALTH,
+            "score": 0,
+            "dead": False,
+            "respawn_next": False,
+            "weapons": {},
+            "resources": {r: 0 for r in RESOURCES},
+        }
+        for seat, (j, k) in enumerate(spawns, start=1)
+    ]
+    resources = {
+        f"{j},{k}": PER_TILE
+        for j, row in enumerate(found.tiles)
+        for k, letter in enumerate(row)
+        if letter in RESOURCE_OF_TILE
+    }
+    order = list(range(1, seats + 1))
+    return {
+        "ruleset": RULESET,
+        "seed": seed,
+        "map": map_name,
+        "size": found.size,
+        "phase": "loadout",
+        "tiles": list(found.tiles),
+        "resources": resources,
+        "players": players,
+        "round": 1,
+        "rounds": rounds,
+        "order": order,
+        "turn": 0,
+        "awaiting": order[:],
+        "scores": {str(s): 0 for s in order},
+        "over": False,
+        "winners": [],
+    }
+
+
+def _int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
+    if type(value) is not int:
+        raise StateError(f"{what} must be a whole number.")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise StateError(f"{what} is out of range.")
+    return value
+
+
+def _bool(value: Any, what: str) -> bool:
+    if type(value) is not bool:
+        raise StateError(f"{what} must be true or false.")
+    return value
+
+
+def _player(data: Any, size: int, tiles: list[str], phase: str) -> None:
+    if not isinstance(data, dict):
+        raise StateError("Each player is an object.")
+    seat = _int(data.get("seat"), "A player's seat", 1, 8)
+    who = f"Player {seat}"
+    j = _int(data.get("j"), f"{who}'s j", 0, size - 1)
+    k = _int(data.get("k"), f"{who}'s k", 0, size - 1)
+    spawn = data.get("spawn")
+    if not isinstance(spawn, list) or len(spawn) != 2:
+        raise StateError(f"{who}'s spawn is [j, k].")
+    sj = _int(spawn[0], f"{who}'s spawn", 0, size - 1)
+    sk = _int(spawn[1], f"{who}'s spawn", 0, size - 1)
+    if tiles[sj][sk] != "S":
+        raise StateError(f"{who}'s spawn is not a spawn tile.")
+    if (j, k) != (sj, sk) and tiles[j][k] not in PASSABLE:
+        raise StateError(f"{who} stands on a tile no one may enter.")
+    health = _int(data.get("health"), f"{who}'s health", 0, START_HEALTH)
+    _int(data.get("score"), f"{who}'s score")
+    dead = _bool(data.get("dead"), f"{who}'s dead")
+    respawn_next = _bool(data.get("respawn_next"), f"{who}'s respawn_next")
+    if dead != (health == 0) or (respawn_next and not dead):
+        raise StateError(f"{who}'s health, dead and respawn_next disagree.")
+    weapons = data.get("weapons")
+    if not isinstance(weapons, dict) or any(w not in WEAPONS for w in weapons):
+        raise StateError(f"{who}'s weapons are an object of laser, mortar, droid.")
+    for level in weapons.values():
+        _int(level, f"{who}'s weapon level", 1, 3)
+    if len(weapons) != (0 if phase == "loadout" else 2):
+        raise StateError(f"{who} has two weapons once the loadout phase is over.")
+    held = data.get("resources")
+    if not isinstance(held, dict) or set(held) != set(RESOURCES):
+        raise StateError(f"{who}'s resources are rubidium, explosium and scrap.")
+    for amount in held.values():
+        _int(amount, f"{who}'s resources", 0)
+
+
+def parse(state: Any) -> State:
+    """A checked deep copy of `state`; raises StateError on anything inconsistent."""
+    if not isinstance(state, dict) or state.get("ruleset") != RULESET:
+        raise StateError("A Skyport state is an object with ruleset 'skyport'.")
+    size = _int(state.get("size"), "size", 2, 99)
+    tiles = state.get("tiles")
+    if (
+        not isinstance(tiles, list)
+        or len(tiles) != size
+        or any(not isinstance(r, str) or len(r) != size or set(r) - TILE_LETTERS for r in tiles)
+    ):
+        raise StateError(f"tiles are {size} strings of {size} tile letters.")
+    phase = state.get("phase")
+    if phase not in ("loadout", "play"):
+        raise StateError("phase is 'loadout' or 'play'.")
+    resources = state.get("resources")
+    if not isinstance(resources, dict):
+        raise StateError("resources is an object keyed 'j,k'.")
+    for key, left in resources.items():
+        parts = key.split(",") if isinstance(key, str) else []
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            raise StateError("resources is an object keyed 'j,k'.")
+        j, k = int(parts[0]), int(parts[1])
+        if not (j < size and k < size and tiles[j][k] in RESOURCE_OF_TILE):
+            raise StateError(f"resources names {key!r}, not a resource tile.")
+        _int(left, "A tile's resources", 1, PER_TILE)
+    for j, row in enumerate(tiles):
+        for k, letter in enumerate(row):
+            if letter in RESOURCE_OF_TILE and f"{j},{k}" not in resources:
+                raise StateError(f"Resource tile {j},{k} has no count in resources.")
+    players = state.get("players")
+    if not isinstance(players, list) or len(players) not in SEAT_COUNTS:
+        raise StateError("players lists 2 to 8 players.")
+    for p in players:
+        _player(p, size, tiles, phase)
+    seats = [p["seat"] for p in players]
+    if seats != list(range(1, len(players) + 1)):
+        raise StateError("players are seats 1, 2, ... in order.")
+    places = [(p["j"], p["k"]) for p in players]
+    if len(set(places)) != len(places) or len({tuple(p["spawn"]) for p in players}) != len(places):
+        raise StateError("Two players share a tile or a spawn.")
+    for p in players:
+        if (p["j"], p["k"]) != tuple(p["spawn"]) and tiles[p["j"]][p["k"]] == "S":
+            raise StateError(f"Player {p['seat']} stands on another seat's spawn.")
+    order = state.get("order")
+    if not isinstance(order, list) or sorted(order) != seats:
+        raise StateError("order lists every seat once.")
+    rounds = _int(state.get("rounds"), "rounds", 1, MAX_ROUNDS)
+    _int(state.get("round"), "round", 1, rounds + 1)
+    _int(state.get("turn"), "turn", 0)
+    over = _bool(state.get("over"), "over")
+    awaiting = state.get("awaiting")
+    if not isinstance(awaiting, list) or any(type(s) is not int for s in awaiting):
+        raise StateError("awaiting is a list of seats.")
+    if over:
+        expected_awaiting: list[int] = []
+    elif phase == "loadout":
+        expected_awaiting = seats
+    else:
+        expected_awaiting = awaiting if len(awaiting) == 1 and awaiting[0] in seats else []
+    if awaiting != expected_awaiting or (not over and not awaiting):
+        raise StateError("awaiting does not fit the phase.")
+    if not over and phase == "play" and players[awaiting[0] - 1]["dead"]:
+        raise StateError("A dead seat is never awaited.")
+    winners = state.get("winners")
+    if not isinstance(winners, list) or any(w not in seats for w in winners):
+        raise StateError("winners lists seats.")
+    scores = state.get("scores")
+    if scores != {str(p["seat"]): p["score"] for p in players}:
+        raise StateError("scores must match the players' scores.")
+    return copy.deepcopy(state)
