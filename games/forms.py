@@ -243,6 +243,8 @@ class MatchCreateForm(forms.Form):
             except engine.OptionError as error:
                 self.add_error(None, error.message)
         count = data.get("seat_count")
+        if count and "options" in data:
+            self._check_with_seats(count, data["options"])
         if data.get("seat_1") and count:
             missing = [i for i in range(2, count + 1) if not data.get(f"seat_{i}")]
             for i in missing:
@@ -252,6 +254,30 @@ class MatchCreateForm(forms.Form):
                     "seat), or keep the first seat for yourself.",
                 )
         return data
+
+    def _check_with_seats(self, count: int, options: dict[str, Any]) -> None:
+        """Options each valid alone may not fit the seats together (a Skyport map drawn
+        for four players in a match of two): the engine's new game says so, and the
+        error goes beside the first option whose default would make it fit."""
+        rules = engine.ruleset(self.ruleset)
+        try:
+            engine.new_game(seed=0, seats=count, ruleset=self.ruleset, options=options)
+        except engine.EngineError as error:
+            for field_name, option in self.options.items():
+                if options.get(option.name) == option.default:
+                    continue
+                try:
+                    engine.new_game(
+                        seed=0,
+                        seats=count,
+                        ruleset=self.ruleset,
+                        options={**options, option.name: option.default},
+                    )
+                except engine.EngineError:
+                    continue
+                self.add_error(field_name, error.message)
+                return
+            self.add_error(None if rules.options else "seat_count", error.message)
 
     def option_fields(self) -> list[forms.BoundField]:
         """The chosen game's own options, in the engine's order."""

@@ -64,6 +64,7 @@ _PACKAGES: dict[str, str] = {
     "helium3": "games.play.helium3",
     "helium3-remake": "games.play.remake",
     "halite": "games.play.halite",
+    "skyport": "games.play.skyport",
 }
 _CACHE: dict[str, Presentation] = {}
 

@@ -69,6 +69,14 @@ def _options_of(name: str) -> dict[str, Any]:
     return data
 
 
+def _fits(name: str, seats: int, options: dict[str, Any]) -> bool:
+    try:
+        engine.new_game(seed=0, seats=seats, ruleset=name, options=options)
+    except engine.EngineError:
+        return False
+    return True
+
+
 def _stored(data: dict[str, Any]) -> dict[str, Any]:
     """The options a match keeps for the posted `_options_of` values."""
     stored = {}
@@ -102,7 +110,7 @@ def test_the_lobby_has_a_card_per_game_with_its_picture_seats_length_and_rules(p
         assert f'href="/games/{name}/"' in card
         assert f'<input type="hidden" name="game" value="{name}">' in card
         # "Play now" fills the game's usual seats: four in Helium 3, two in Halite.
-        bots = {"halite": "one bot"}.get(name, "three bots")
+        bots = {"halite": "one bot", "skyport": "one bot"}.get(name, "three bots")
         assert f"Play now against {bots}" in card
 
 
@@ -180,7 +188,8 @@ def test_the_create_form_shows_only_the_chosen_games_options(player, name):
 @pytest.mark.parametrize("name", GAMES)
 def test_valid_options_create_a_match_of_that_game_with_them(player, name):
     options = _options_of(name)
-    seats = catalog.seat_counts(name)[0]
+    # The fewest seats the options fit (a Skyport map drawn for eight wants eight).
+    seats = next(n for n in catalog.seat_counts(name) if _fits(name, n, _stored(options)))
     data = {"game": name, "seat_count": seats, "turn_seconds": 3600, **options}
     data |= {f"seat_{i}": engine.bot_names(name)[0] for i in range(2, seats + 1)}
     response = client_for(player).post(reverse("games:match-create"), data)
