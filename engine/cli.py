@@ -5,7 +5,8 @@ an option the ruleset does not take, or a value out of its range); nothing here
 prints a traceback. `new`, `play`, `bench` and `tournament` take `--ruleset NAME`
 and `--option NAME=VALUE`; `apply`, `view` and `replay` read the ruleset from the
 state. `export-hlt` and `import-hlt` convert Halite replays to and from the 2016
-format; a file that is not what they read exits 2.
+format, `import-skyportmap` prints a 2013 Skyport map as JSON; a file that is not
+what they read exits 2.
 """
 
 from __future__ import annotations
@@ -171,6 +172,19 @@ def cmd_import_hlt(args: argparse.Namespace) -> None:
     _out(record)
 
 
+def cmd_import_skyportmap(args: argparse.Namespace) -> None:
+    from engine.skyport.maps import MapError, read_skyportmap
+
+    try:
+        with open(args.file, "rb") as fh:
+            text = fh.read().decode("utf-8")
+    except OSError as exc:
+        raise MapError(f"Cannot read {args.file}: {exc.strerror}.") from None
+    except UnicodeDecodeError:
+        raise MapError("The map is not UTF-8 text.") from None
+    _out(read_skyportmap(text).to_json())
+
+
 def cmd_tournament(args: argparse.Namespace) -> None:
     if args.matches < 1:
         raise ShapeError("bad_shape", "Play at least one match (--matches 1 or more).")
@@ -247,6 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--out", default=None, help="write the replay here; print its summary")
     p.set_defaults(run=cmd_import_hlt)
+    p = sub.add_parser("import-skyportmap", help="a Skyport map (.skyportmap) as JSON")
+    p.add_argument("file")
+    p.set_defaults(run=cmd_import_skyportmap)
     p = sub.add_parser("tournament", help="measure the best bot against random and the miner")
     p.add_argument("--matches", type=int, default=100, help="matches in each series")
     p.add_argument("--seed-base", type=int, default=0, help="the first match's seed")

@@ -31,6 +31,8 @@ SHIPPED = ("duel-2", "triangle-3", "cross-4", "hexagon-6", "ring-8")
 class MapError(ShapeError):
     """A `.skyportmap` that cannot be read, or a map the game cannot be played on."""
 
+    exit_status = 2  # on the command line, a file that is not a map is wrong usage
+
     def __init__(self, message: str) -> None:
         super().__init__("bad_map", message)
 

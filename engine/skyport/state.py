@@ -12,6 +12,7 @@ import copy
 import random
 from typing import Any
 
+from engine.core import OptionError
 from engine.errors import ShapeError, StateError
 from engine.skyport.maps import PASSABLE, SHIPPED, TILE_LETTERS, SkyportMap, generate, shipped
 
@@ -33,11 +34,10 @@ def choose_map(seed: int, seats: int, name: str) -> SkyportMap:
     if name == "generated":
         return generate(seed, seats)
     if name not in SHIPPED:
-        raise ShapeError("bad_shape", f"Option map is one of {', '.join(MAP_CHOICES)}.")
+        raise OptionError(f"Option map is one of {', '.join(MAP_CHOICES)}.")
     found = shipped(name)
     if found.players != seats:
-        raise ShapeError(
-            "bad_shape",
+        raise OptionError(
             f"The map {name} is for {found.players} players, not {seats}; "
             "choose it with that many seats, or the generated map.",
         )
