@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from browser_support import settle_board
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -69,6 +70,7 @@ class Board:
         self.me = players[ME]
         self.enemy = players[BOT]
         self.taken = {(p["j"], p["k"]) for p in state["players"] if p["seat"] != ME}
+        self.here = (self.me["j"], self.me["k"])
 
     def letter(self, c: Tile) -> str:
         j, k = c
@@ -77,20 +79,35 @@ class Board:
     def enterable(self, c: Tile) -> bool:
         return self.letter(c) not in ("", "V", "O", "S") and c not in self.taken
 
-    def path_to(self, start: Tile, goal: Tile) -> list[str]:
-        """The directions of a shortest walk to a tile next to `goal` (empty when there)."""
-        seen = {start: []}
-        todo = deque([start])
+    def distances(self, goal: Tile) -> dict[Tile, int]:
+        """Steps from each tile it can reach to a tile next to `goal`."""
+        todo = deque(n for n in (add(goal, d) for d in STEP) if self.enterable(n) or n == self.here)
+        out = dict.fromkeys(todo, 0)
         while todo:
             c = todo.popleft()
-            if distance(c, goal) <= 1:
-                return seen[c]
             for d in STEP:
                 n = add(c, d)
-                if n not in seen and self.enterable(n):
-                    seen[n] = [*seen[c], d]
+                if n not in out and (self.enterable(n) or n == self.here):
+                    out[n] = out[c] + 1
                     todo.append(n)
-        return []
+        return out
+
+    def step_to(self, pos: Tile, goal: Tile, mined: dict[str, int]) -> str | None:
+        """A step toward a tile next to `goal`, onto a resource tile where one is on
+        the way (or beside it); None once there."""
+        far = self.distances(goal)
+        here = far.get(pos)
+        if not here:
+            return None
+        options = []
+        for d in STEP:
+            n = add(pos, d)
+            if not self.enterable(n) or n not in far or far[n] > here:
+                continue
+            key = f"{n[0]},{n[1]}"
+            rich = self.letter(n) in RESOURCE and self.left.get(key, 0) - mined.get(key, 0) > 0
+            options.append((far[n] - here + (0 if rich else 1), d))
+        return min(options)[1] if options else None
 
     def laser_line(self, start: Tile, level: int, target: Tile) -> str | None:
         for d in STEP:
@@ -152,11 +169,11 @@ def plan(state: dict[str, Any], turn: int) -> list[tuple[str, Any, dict[str, Any
             res[RESOURCE[here]] += 1
             steps.append(("mine", None, {"type": "mine"}))
             continue
-        walk = b.path_to(pos, target)
-        if not walk:
+        way = b.step_to(pos, target, mined)
+        if way is None:
             break
-        pos = add(pos, walk[0])
-        steps.append(("move", pos, {"type": "move", "direction": walk[0]}))
+        pos = add(pos, way)
+        steps.append(("move", pos, {"type": "move", "direction": way}))
     return steps
 
 
@@ -287,6 +304,9 @@ def test_a_skyport_match_is_played_on_the_board_to_its_end(live_server: Any, pag
 
     # The loadout, on the cards.
     assert wait_for_my_move_or_end(page)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(SHOTS / "skyport_phone_loadout.png"), full_page=True)
+    page.set_viewport_size(LAPTOP)
     choose_loadout(page)
     page.screenshot(path=str(SHOTS / "skyport_laptop_loadout.png"), full_page=True)
     with page.expect_navigation():
@@ -300,6 +320,7 @@ def test_a_skyport_match_is_played_on_the_board_to_its_end(live_server: Any, pag
     }
 
     played = shots = undone = 0
+    laptop_shot = False
     kinds: set[str] = set()
     while wait_for_my_move_or_end(page):
         match.refresh_from_db()
@@ -325,9 +346,11 @@ def test_a_skyport_match_is_played_on_the_board_to_its_end(live_server: Any, pag
             shots += 1
             # An attack ends the turn: nothing more can be added.
             expect(page.locator("#sp-mine")).to_be_disabled()
-        if phone or (shots == 1 and steps and steps[-1][0] in ("laser", "mortar")):
-            name = "skyport_phone_planned.png" if phone else "skyport_laptop_planned.png"
-            page.screenshot(path=str(SHOTS / name))
+        if phone:
+            page.screenshot(path=str(SHOTS / "skyport_phone_planned.png"))
+        elif shots and not laptop_shot:
+            page.screenshot(path=str(SHOTS / "skyport_laptop_planned.png"))
+            laptop_shot = True
         with page.expect_navigation():
             page.locator("#bar-send").click()
         expect(page.locator(".messages")).to_contain_text("Orders accepted")
@@ -335,6 +358,18 @@ def test_a_skyport_match_is_played_on_the_board_to_its_end(live_server: Any, pag
         assert elapsed < 170, f"too slow: turn {turn} sent after {elapsed:.0f} s"
         match = resolve_until_mine(match, turn)
         assert sent_orders(match, turn) == wanted
+        if played == 1:
+            # The turns just resolved play on the board: a look at them while they do.
+            try:
+                page.wait_for_function(
+                    "() => { const s = document.querySelector('#skip'); return s && !s.disabled"
+                    " && document.querySelector('#board-wrap .sp-fx *'); }",
+                    timeout=8_000,
+                    polling=20,
+                )
+                page.screenshot(path=str(SHOTS / "skyport_laptop_playing.png"))
+            except PlaywrightTimeoutError:
+                pass  # the movie was over before a look: a picture, not a check
         played += 1
         page.set_viewport_size(LAPTOP)
 

@@ -3,7 +3,8 @@ shape, the plain form (a loadout, then up to three actions a turn) that the boar
 script writes too, the events as sentences and the rules page. Every seat chooses
 its loadout at once and nobody sees another's choice until all have chosen (the
 engine's view hides it); then seats play one at a time, and nothing is hidden.
-There is no server planner (hints are None): the board script plans alone."""
+The board script plans alone; the page's hints only tell it what the board does not
+show: every player's weapons, levels and resources, and the phase."""
 
 from __future__ import annotations
 
@@ -60,6 +61,20 @@ def orders_initial(orders: dict[str, Any]) -> dict[str, Any]:
     return initial
 
 
+def planner_hints(view: dict[str, Any]) -> dict[str, Any] | None:
+    """What the board script plans from on the viewer's move, beside the drawn board:
+    the phase, the resources left on the tiles and the players (weapons, levels,
+    resources, spawns), all of them in the viewer's view. A spectator plans nothing."""
+    if view.get("viewer") is None:
+        return None
+    return {
+        "seat": view["viewer"],
+        "phase": view.get("phase"),
+        "resources": view.get("resources") or {},
+        "players": view.get("players") or [],
+    }
+
+
 def progress(view: dict[str, Any]) -> str:
     """Skyport is counted in rounds: "Round 3 of 30" (the loadouts come first)."""
     if view.get("phase") == "loadout":
@@ -111,6 +126,7 @@ PRESENTATION = Presentation(
     stylesheet="games/skyport.css",
     decided=decided,
     progress=progress,
+    hints=planner_hints,
     max_actions=MAX_ACTIONS,
     timing={"SLOT_MS": skyport_rules.SLOT_MS, "LOADOUT_MS": skyport_rules.LOADOUT_MS},
     orders_schema={

@@ -721,7 +721,8 @@
     if (st) {
       st.replaceChildren("Showing turn ");
       var n = html("strong", {"class": "showing", "data-turn": String(t.number)}, String(t.number));
-      st.append(n, t.seat ? " (seat " + t.seat + ")" : "", count > 1 ? " (" + (k + 1) + " of " + count + " to catch up)." : ".");
+      var notes = (t.seat ? ["seat " + t.seat + "'s turn"] : []).concat(count > 1 ? [(k + 1) + " of " + count + " to catch up"] : []);
+      st.append(n, notes.length ? " (" + notes.join("; ") + ")." : ".");
     }
     document.querySelectorAll("#panel tr[data-seat]").forEach(function (tr) { tr.classList.toggle("to-move", !!t.seat && +tr.dataset.seat === +t.seat); });
     document.querySelectorAll("#panel .results, #panel .winner-mark").forEach(function (e) { e.hidden = true; });

@@ -19,7 +19,7 @@ from games.models import Match, Resolution
 from games.play import generic
 
 # Games whose board script plans a turn with no hints from the server.
-PLANNED_IN_THE_PAGE = {"halite", "skyport"}
+PLANNED_IN_THE_PAGE = {"halite"}
 
 
 def test_every_ruleset_the_engine_knows_has_a_presentation_of_that_name():
