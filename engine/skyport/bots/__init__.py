@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import OrdersError, ShapeError, StateError
+from engine.errors import OrdersError, ShapeError
+from engine.skyport import api
 from engine.skyport.bots import prospector, random_bot
 from engine.skyport.bots.board import Action, Board
 
@@ -63,14 +64,12 @@ def bot_orders(name: str, state: Any, seat: int) -> dict[str, Any]:
     """Orders of bot `name` for awaited `seat` of the JSON `state`: a loadout in the
     loadout phase, then the actions of a turn."""
     bot = _bot(name)  # an unknown name is the first thing wrong, whatever the state
-    board = Board.from_json(state)
-    if state.get("over"):
+    seen = api.view(state, seat)  # the seat's knowledge only; a bad state is a StateError
+    if seen["over"]:
         raise OrdersError("match_over", "The match is over; no more orders are taken.")
-    awaiting = state.get("awaiting")
-    if not isinstance(awaiting, list):
-        raise StateError("The state needs 'awaiting', a list of seats.")
-    if seat not in awaiting or seat not in board.players:
+    if seat not in seen["awaiting"]:
         raise OrdersError("not_your_turn", f"Seat {seat} is not awaited this turn.")
+    board = Board.from_json(seen)
     rng = bot_rng(name, board, seat)
     if board.phase == "loadout":
         return {"seat": seat, "turn": board.turn, "loadout": bot.loadout(board, seat, rng)}

@@ -13,30 +13,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import StateError
-from engine.skyport.hexgrid import DIRECTIONS, Tile, distance, on_map, step
+from engine.skyport.hexgrid import DIRECTIONS, Tile, offset_length, on_map, step
+from engine.skyport.maps import PASSABLE
+from engine.skyport.rules import (
+    DROID_AREA,
+    DROID_DAMAGE,
+    DROID_RANGE,
+    LASER_DAMAGE,
+    LASER_RANGE,
+    MORTAR_AREA,
+    MORTAR_DAMAGE,
+    MORTAR_RANGE,
+    UPGRADE_COST,
+)
+from engine.skyport.state import RESOURCE_OF_TILE, RESOURCE_OF_WEAPON
 
 Action = dict[str, Any]
-WEAPONS = ("laser", "mortar", "droid")
-ATTACKS = frozenset(WEAPONS)
-RESOURCE_OF = {"laser": "rubidium", "mortar": "explosium", "droid": "scrap"}
-RESOURCE_AT = {"R": "rubidium", "E": "explosium", "C": "scrap"}
-# What the next level costs, by the level a weapon has now.
-UPGRADE_COST = {1: 4, 2: 5}
-# Range and main damage by level (index 0 is level 1), and the area damage.
-RANGE = {"laser": (5, 6, 7), "mortar": (2, 3, 4), "droid": (3, 4, 5)}
-DAMAGE = {"laser": (16, 18, 22), "mortar": (20, 20, 25), "droid": (22, 24, 26)}
-AREA = {"laser": 0, "mortar": 18, "droid": 10}
-ENTERABLE = frozenset("GERC")
-# A droid stops before these; a mortar landing on one does nothing.
-BARRIERS = frozenset("OVS")
-ACTIONS_PER_TURN = 3
-
-
-def damage(main: int, area: int, unused: int) -> int:
-    """round_half_up(main + area + unused * 0.2 * (main + area)), in whole numbers."""
-    base = main + area
-    # base * (5 + unused) / 5, rounded half up, without floating point.
-    return (2 * base * (5 + unused) + 5) // 10
+# The rules' numbers by weapon: range and main damage by level, and the area damage.
+RANGE = {"laser": LASER_RANGE, "mortar": MORTAR_RANGE, "droid": DROID_RANGE}
+DAMAGE = {"laser": LASER_DAMAGE, "mortar": MORTAR_DAMAGE, "droid": DROID_DAMAGE}
+AREA = {"laser": 0, "mortar": MORTAR_AREA, "droid": DROID_AREA}
+RESOURCE_OF = RESOURCE_OF_WEAPON
+RESOURCE_AT = RESOURCE_OF_TILE
 
 
 @dataclass(slots=True)
@@ -140,7 +138,7 @@ class Me:
 
     def can_enter(self, at: Tile) -> bool:
         board = self.board
-        return board.on_map(at) and board.tile(at) in ENTERABLE and at not in self.others
+        return board.on_map(at) and board.tile(at) in PASSABLE and at not in self.others
 
     def legal_moves(self) -> list[str]:
         return [d for d in DIRECTIONS if self.can_enter(step(self.at, d))]
@@ -165,13 +163,13 @@ class Me:
         level = self.weapons.get("mortar")
         if level is None:
             return []
-        reach = RANGE["mortar"][level - 1]
+        reach = MORTAR_RANGE[level]
         j, k = self.at
         return [
             (dj, dk)
             for dj in range(-reach, reach + 1)
             for dk in range(-reach, reach + 1)
-            if distance((0, 0), (dj, dk)) <= reach and self.board.on_map((j + dj, k + dk))
+            if offset_length(dj, dk) <= reach and self.board.on_map((j + dj, k + dk))
         ]
 
     def do(self, action: Action) -> None:

@@ -18,22 +18,19 @@ from collections import deque
 from random import Random
 
 from engine.skyport.bots.board import (
-    ACTIONS_PER_TURN,
     AREA,
-    BARRIERS,
     DAMAGE,
     RANGE,
     RESOURCE_AT,
     RESOURCE_OF,
-    UPGRADE_COST,
-    WEAPONS,
     Action,
     Board,
     Me,
     Player,
-    damage,
 )
 from engine.skyport.hexgrid import DIRECTIONS, Tile, distance, step
+from engine.skyport.rules import ACTIONS_PER_TURN, BLOCKING, UPGRADE_COST, damage
+from engine.skyport.state import WEAPONS
 
 # What a weapon is worth to the loadout before its resources are counted: the mortar
 # aims anywhere in reach over anything, the droid walks around obstacles, the laser
@@ -101,13 +98,13 @@ def _blast(
 
 def _laser(board: Board, me: Me, unused: int) -> list[tuple[float, Action]]:
     level = me.weapons["laser"]
-    amount = damage(DAMAGE["laser"][level - 1], 0, unused)
+    amount = damage(DAMAGE["laser"][level], 0, unused)
     at_of = {p.at: p for p in _enemies(board, me.seat)}
     out = []
     for direction in DIRECTIONS:
         tile = me.at
         hits: list[tuple[Player, int]] = []
-        for _ in range(RANGE["laser"][level - 1]):
+        for _ in range(RANGE["laser"][level]):
             tile = step(tile, direction)
             if not board.on_map(tile) or board.tile(tile) == "O":
                 break
@@ -130,10 +127,10 @@ def _near_enemies(board: Board, me: Me) -> set[Tile]:
 
 def _mortar(board: Board, me: Me, unused: int) -> list[tuple[float, Action]]:
     level = me.weapons["mortar"]
-    reach, main = RANGE["mortar"][level - 1], DAMAGE["mortar"][level - 1]
+    reach, main = RANGE["mortar"][level], DAMAGE["mortar"][level]
     out = []
     for at in _near_enemies(board, me):
-        if distance(me.at, at) > reach or not board.on_map(at) or board.tile(at) in BARRIERS:
+        if distance(me.at, at) > reach or not board.on_map(at) or board.tile(at) in BLOCKING:
             continue
         value, enemy = _hit_value(me, _blast(board, me, at, main, AREA["mortar"], unused))
         if enemy:
@@ -153,7 +150,7 @@ def _droid_paths(board: Board, start: Tile, reach: int) -> dict[Tile, list[str]]
             continue
         for direction in DIRECTIONS:
             nxt = step(at, direction)
-            if nxt in paths or not board.on_map(nxt) or board.tile(nxt) in BARRIERS:
+            if nxt in paths or not board.on_map(nxt) or board.tile(nxt) in BLOCKING:
                 continue
             paths[nxt] = [*walk, direction]
             queue.append(nxt)
@@ -162,8 +159,8 @@ def _droid_paths(board: Board, start: Tile, reach: int) -> dict[Tile, list[str]]
 
 def _droid(board: Board, me: Me, unused: int) -> list[tuple[float, Action]]:
     level = me.weapons["droid"]
-    main = DAMAGE["droid"][level - 1]
-    paths = _droid_paths(board, me.at, RANGE["droid"][level - 1])
+    main = DAMAGE["droid"][level]
+    paths = _droid_paths(board, me.at, RANGE["droid"][level])
     out = []
     for at in _near_enemies(board, me):
         walk = paths.get(at)
@@ -180,7 +177,7 @@ SHOOTERS = {"laser": _laser, "mortar": _mortar, "droid": _droid}
 
 def _reach(me: Me) -> int:
     """How far from its tile the bot can hurt anyone this turn, moves included."""
-    longest = max(RANGE[w][level - 1] for w, level in me.weapons.items())
+    longest = max(RANGE[w][level] for w, level in me.weapons.items())
     return longest + 1 + ACTIONS_PER_TURN - 1
 
 

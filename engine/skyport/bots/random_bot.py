@@ -7,15 +7,10 @@ from __future__ import annotations
 
 from random import Random
 
-from engine.skyport.bots.board import (
-    ACTIONS_PER_TURN,
-    RANGE,
-    WEAPONS,
-    Action,
-    Board,
-    Me,
-)
+from engine.skyport.bots.board import RANGE, Action, Board, Me
 from engine.skyport.hexgrid import DIRECTIONS
+from engine.skyport.rules import ACTIONS_PER_TURN
+from engine.skyport.state import WEAPONS
 
 
 def loadout(board: Board, seat: int, rng: Random) -> list[str]:
@@ -49,7 +44,7 @@ def _draw(me: Me, rng: Random) -> Action | None:
     if kind == "mortar":
         dj, dk = rng.choice(me.mortar_targets())
         return {"type": "mortar", "target": [dj, dk]}
-    steps = rng.randint(1, RANGE["droid"][me.weapons["droid"] - 1])
+    steps = rng.randint(1, RANGE["droid"][me.weapons["droid"]])
     return {"type": "droid", "sequence": [rng.choice(list(DIRECTIONS)) for _ in range(steps)]}
 
 
