@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import digest, engine_cli, read_json
+from helpers import ROOT, digest, engine_cli, named_tests_missing, read_json
 
 import engine
 
@@ -52,3 +52,9 @@ def test_the_replay_command_accepts_a_golden_replay() -> None:
     name = sorted(FIXTURES)[0]
     out = engine_cli("replay", str(GOLDEN / name))
     assert out.returncode == 0, out.stdout
+
+
+def test_every_test_the_rules_page_names_exists() -> None:
+    page = (ROOT / "docs" / "games" / "skyport.md").read_text(encoding="utf-8")
+    named, missing = named_tests_missing(page, r"test_skyport_\w+", Path(__file__).parent)
+    assert named >= 10 and missing == []
