@@ -39,7 +39,10 @@ def seat_numbers(
 ) -> list[int]:
     """The engine's seat numbers for a match of this size (Helium 3 with 2 players:
     seats 1 and 3)."""
-    state = engine.new_game(seed=0, seats=seat_count, ruleset=ruleset, options=options)
+    try:
+        state = engine.new_game(seed=0, seats=seat_count, ruleset=ruleset, options=options)
+    except engine.EngineError as error:  # options that do not fit the seats (a Skyport map)
+        raise ServiceError("bad_option", error.message) from None
     return [int(player["seat"]) for player in state["players"]]
 
 
