@@ -185,6 +185,10 @@ SCENARIOS: dict[str, tuple[Scenario, ...]] = {
         Scenario("30x30, 4 seats", 4, {"width": 30, "height": 30}, "grower"),
         Scenario("50x50, 6 seats", 6, {"width": 50, "height": 50}, "grower"),
     ),
+    # A Skyport turn costs most once the prospectors have met: shots, blasts, deaths
+    # and respawns. Four seats play 30 rounds of four turns (fewer while a seat is
+    # dead); the bench starts about round 10.
+    "skyport": (Scenario("generated, 4 seats", 4, {}, "prospector", 37, 50),),
 }
 
 
