@@ -142,9 +142,11 @@ def orders_context(page: selectors.MatchPage, form: Any = None) -> dict[str, Any
 
 
 def _sent_words(sent: dict[str, Any] | None) -> str:
-    """Orders sent in a few words: "3 moves", "1 action", "a pass"."""
+    """Orders sent in a few words: "3 moves", "1 action", "a pass", "the loadout"."""
     for key, value in (sent or {}).items():
         if isinstance(value, list) and key not in ("seat", "turn"):
+            if not key.endswith("s"):  # one thing of several parts (Skyport's loadout)
+                return f"the {key}"
             if not value:
                 return "a pass"
             return f"{len(value)} {key if len(value) != 1 else key.removesuffix('s')}"

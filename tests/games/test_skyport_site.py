@@ -180,7 +180,7 @@ def test_the_loadout_phase_shows_each_player_only_its_own_choice(duel, player, o
     drain(duel, emails=False)
     assert duel.state["phase"] == "loadout" and not Resolution.objects.filter(match=duel).exists()
     mine = _page(client_for(player), duel)
-    assert "Your orders for turn 0 are in" in mine and _leaks(mine)
+    assert "Your orders for turn 0 are in (the loadout)" in mine and _leaks(mine)
     # Neither the other seat nor a spectator learns it: page, poll, history (the API's
     # JSON: tests/api/test_skyport_api.py).
     for who in (opponent, spectator):

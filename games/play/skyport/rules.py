@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils.safestring import SafeString
 
 import engine
+from engine.skyport import api as sk_api
 from engine.skyport import maps
 from engine.skyport import rules as sk
 from engine.skyport import state as sk_state
@@ -152,6 +153,7 @@ def rules_context() -> dict[str, Any]:
         "death_penalty": abs(sk.DEATH_PENALTY),
         "no_action_penalty": abs(sk.NO_ACTION_PENALTY),
         "on_spawn_penalty": abs(sk.ON_SPAWN_PENALTY),
+        "default_loadout": " and ".join(sk_api.DEFAULT_LOADOUT),
         "keys": seat_keys(),
         "turn_minutes_min": TURN_SECONDS_MIN // 60,
         "turn_days_max": TURN_SECONDS_MAX // 86_400,
