@@ -68,7 +68,8 @@ def read_actions(data: Any) -> list[dict[str, Any]]:
     if len(data) > ACTIONS_PER_TURN:
         raise OrdersError("too_many_actions", "A turn has at most three actions.")
     for i, action in enumerate(data):
-        if not isinstance(action, dict) or action.get("type") not in _FIELDS:
+        kind = action.get("type") if isinstance(action, dict) else None
+        if not isinstance(kind, str) or kind not in _FIELDS:
             kinds = ", ".join(_FIELDS)
             raise ShapeError(
                 "bad_shape", f"Action {i + 1} is an object whose type is one of {kinds}.", i

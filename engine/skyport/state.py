@@ -194,7 +194,11 @@ def parse(state: Any) -> State:
         if (p["j"], p["k"]) != tuple(p["spawn"]) and tiles[p["j"]][p["k"]] == "S":
             raise StateError(f"Player {p['seat']} stands on another seat's spawn.")
     order = state.get("order")
-    if not isinstance(order, list) or sorted(order) != seats:
+    if (
+        not isinstance(order, list)
+        or any(type(s) is not int for s in order)
+        or sorted(order) != seats
+    ):
         raise StateError("order lists every seat once.")
     rounds = _int(state.get("rounds"), "rounds", 1, MAX_ROUNDS)
     _int(state.get("round"), "round", 1, rounds + 1)

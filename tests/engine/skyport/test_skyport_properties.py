@@ -4,6 +4,7 @@ the events report, turns follow the fixed order, and anything refused changes no
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from typing import Any
 
@@ -154,3 +155,48 @@ def test_random_play_reaches_deaths_and_respawns() -> None:
         "skip",
         "respawn",
     } <= seen
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 120),
+    st.text(max_size=4),
+    st.lists(st.integers(-1, 9), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(0, 3), max_size=2),
+)
+
+
+def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON value, as the keys and indexes leading to it."""
+    found = [at]
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found += _paths(inner, (*at, key))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            found += _paths(inner, (*at, i))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(pick=st.integers(0, 10**6), junk=JUNK, phase=st.sampled_from(["loadout", "play"]))
+def test_a_spoiled_state_is_refused_with_an_engine_error_never_a_crash(
+    pick: int, junk: Any, phase: str
+) -> None:
+    if phase == "loadout":
+        state: dict[str, Any] = engine.new_game(
+            seed=1, seats=2, ruleset="skyport", options={"map": "duel-2"}
+        )
+        orders: Any = [{"seat": s, "turn": 0, "loadout": ["laser", "droid"]} for s in (1, 2)]
+    else:
+        state = position([robot(4, 4), robot(6, 2)])
+        orders = {"seat": 1, "turn": 1, "actions": [{"type": "laser", "direction": "down"}]}
+    places = _paths(state)[1:]
+    place = places[pick % len(places)]
+    holder: Any = state
+    for key in place[:-1]:
+        holder = holder[key]
+    holder[place[-1]] = junk
+    with contextlib.suppress(EngineError):  # refused is fine; any other exception fails
+        engine.apply(state, orders)

@@ -113,6 +113,7 @@ def test_orders_for_the_wrong_seat_turn_or_phase_are_refused() -> None:
         ({"seat": 1, "turn": 0, "actions": []}, "stale_turn"),
         ({"seat": 1, "turn": 1, "loadout": ["laser", "mortar"]}, "bad_shape"),
         ({"seat": 1, "turn": 1, "actions": [{"type": "jump"}]}, "bad_shape"),
+        ({"seat": 1, "turn": 1, "actions": [{"type": {"type": "mine"}}]}, "bad_shape"),
         ({"seat": 1, "turn": 1, "actions": [{"type": "move"}]}, "bad_shape"),
         ({"seat": 1, "turn": 1, "actions": [{"type": "mortar", "target": [1]}]}, "bad_shape"),
         ({"seat": 1, "turn": 1, "actions": [{"type": "droid", "sequence": "up"}]}, "bad_shape"),
