@@ -184,10 +184,6 @@ def centre(j: int, k: int, size: int) -> tuple[float, float]:
     return x0 + 1.5 * R * (k - j), y0 + H * (j + k)
 
 
-# The hexagon's corners around its centre, as offsets: flat top and bottom.
-_CORNERS = [(R, 0.0), (R / 2, H), (-R / 2, H), (-R, 0.0), (-R / 2, -H), (R / 2, -H)]
-
-
 def _defs(ident: str) -> str:
     parts = ["<defs>"]
     for letter, (ground, mark) in TILE_COLOURS.items():
@@ -305,8 +301,14 @@ def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> S
             if letter not in TILE_COLOURS:
                 letter = "V"
             cx, cy = x0 + 1.5 * R * (k - j), y0 + H * (j + k)
-            x, y = _num(cx), _num(cy)
-            points = " ".join(f"{_num(cx + dx)},{_num(cy + dy)}" for dx, dy in _CORNERS)
+            x, y = f"{cx:.1f}", f"{cy:.1f}"
+            # The corners, left to right: one decimal is finer than a pixel.
+            left, right, top, bottom = cx - R, cx + R, cy - H, cy + H
+            half_l, half_r = cx - R / 2, cx + R / 2
+            points = (
+                f"{right:.1f},{y} {half_r:.1f},{bottom:.1f} {half_l:.1f},{bottom:.1f} "
+                f"{left:.1f},{y} {half_l:.1f},{top:.1f} {half_r:.1f},{top:.1f}"
+            )
             polygons.append(
                 f'<polygon class="sp-tile t-{letter}" fill="url(#{ident}-p{letter})" '
                 f'points="{points}" data-j="{j}" data-k="{k}" data-cx="{x}" data-cy="{y}"/>'
