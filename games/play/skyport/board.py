@@ -314,9 +314,9 @@ def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> S
                 f'points="{points}" data-j="{j}" data-k="{k}" data-cx="{x}" data-cy="{y}"/>'
             )
             if letter in RESOURCE_TILES:
-                left = resources.get(f"{j},{k}")
-                if left is not None:
-                    counts.append(f'<text x="{x}" y="{_num(cy + H - 2)}">{int(left)}</text>')
+                remaining = resources.get(f"{j},{k}")
+                if remaining is not None:
+                    counts.append(f'<text x="{x}" y="{_num(cy + H - 2)}">{int(remaining)}</text>')
             elif letter == "S":
                 seat = spawn_of.get((j, k))
                 label = str(seat) if seat is not None else ""
