@@ -478,3 +478,14 @@ def test_an_illegal_action_rejects_the_whole_orders_and_names_the_action() -> No
     error = reject(state, upgrade("laser"), move("up"), move("sideways"))
     assert error["action"] == 2 and "Action 3" in error["message"]
     assert player(state, 1)["weapons"]["laser"] == 1
+
+
+def test_when_every_seat_is_dead_the_turn_passes_over_each_once_then_the_first_respawns() -> None:
+    state = position([robot(4, 4, {"mortar": 1, "laser": 1}, health=5), robot(4, 5, health=5)])
+    applied = act(state, mortar(0, 0))
+    passing = [(e["type"], e["seat"]) for e in applied.events if e["type"] in ("skip", "respawn")]
+    assert passing == [("skip", 2), ("skip", 1), ("respawn", 2)]
+    after = applied.state
+    assert (after["awaiting"], after["round"], after["turn"]) == ([2], 2, 2)
+    assert player(after, 1)["respawn_next"] is True
+    assert after["scores"] == {"1": 5, "2": -40}  # 25 and 20 for seat 2, -40 for its own death
