@@ -24,7 +24,7 @@ from typing import Any
 
 import engine
 from engine import match
-from engine.errors import ShapeError
+from engine.errors import EngineError, ShapeError
 from engine.helium3 import api, bots
 from engine.helium3.state import State
 
@@ -197,6 +197,16 @@ def record_ruleset(
         )
 
 
+def _fits(ruleset: str, seats: int, seed: int, options: Mapping[str, Any]) -> bool:
+    """Whether a match of `seats` seats takes these options (a map drawn for four
+    players does not make a duel)."""
+    try:
+        engine.new_game(seed=seed, seats=seats, ruleset=ruleset, options=options)
+    except EngineError:
+        return False
+    return True
+
+
 def run_ruleset(
     ruleset: str,
     matches: int,
@@ -209,7 +219,7 @@ def run_ruleset(
     """The tournament for any ruleset: `best` against `random` bots at `seats` seats (the
     ruleset's usual count unless told; its seat rotating), and against `rival` alone if
     two seats may play (they swap seats). Its tables give the mean score, what the game
-    ranks by."""
+    ranks by. The duel is left out when its options do not fit two seats."""
     rules = engine.ruleset(ruleset)
     given = dict(options or {})
     seats = rules.default_seats if seats is None else seats
@@ -225,7 +235,7 @@ def run_ruleset(
         lineup[k % seats] = best
         record_ruleset(alone, ruleset, seed_base + k, lineup, given)
     out = [alone]
-    if 2 in rules.seats:
+    if 2 in rules.seats and _fits(ruleset, 2, seed_base, given):
         duel = Series(f"{best} vs {rival} (2 seats, they swap seats)", measure="score")
         for k in range(matches):
             lineup = [best, rival] if k % 2 == 0 else [rival, best]

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass, field
 from random import Random
 
 from engine.skyport.bots.board import (
@@ -82,12 +83,40 @@ def _hit_value(me: Me, hits: list[tuple[Player, int]]) -> tuple[float, bool]:
     return value, enemy
 
 
+@dataclass(slots=True)
+class Shots:
+    """What the search for this turn's best shot reads again and again: the enemies a
+    shot can hurt, the tiles whose blast touches one, and the droid's walks by start."""
+
+    board: Board
+    enemies: list[Player]
+    near: set[Tile]
+    walks: dict[tuple[Tile, int], dict[Tile, list[str]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, board: Board, seat: int) -> Shots:
+        enemies = _enemies(board, seat)
+        near = {p.at for p in enemies}
+        near.update(step(p.at, d) for p in enemies for d in DIRECTIONS)
+        return cls(board, enemies, near)
+
+    def within(self, at: Tile, reach: int) -> bool:
+        """Whether an enemy stands within `reach` of `at`."""
+        return any(distance(at, p.at) <= reach for p in self.enemies)
+
+    def droid_walks(self, start: Tile, reach: int) -> dict[Tile, list[str]]:
+        key = (start, reach)
+        if key not in self.walks:
+            self.walks[key] = _droid_walks(self.board, start, reach)
+        return self.walks[key]
+
+
 def _blast(
-    board: Board, me: Me, at: Tile, main: int, area: int, unused: int
+    shots: Shots, me: Me, at: Tile, main: int, area: int, unused: int
 ) -> list[tuple[Player, int]]:
     """Who a blast on `at` hurts, and how much (the shooter, off its spawn, included)."""
     hits = []
-    for p in [*_enemies(board, me.seat), board.players[me.seat]]:
+    for p in [*shots.enemies, shots.board.players[me.seat]]:
         where = me.at if p.seat == me.seat else p.at
         if where == at:
             hits.append((p, damage(main, 0, unused)))
@@ -96,15 +125,19 @@ def _blast(
     return hits
 
 
-def _laser(board: Board, me: Me, unused: int) -> list[tuple[float, Action]]:
+def _laser(shots: Shots, me: Me, unused: int) -> list[tuple[float, Action]]:
     level = me.weapons["laser"]
+    reach = RANGE["laser"][level]
+    if not shots.within(me.at, reach):
+        return []
     amount = damage(DAMAGE["laser"][level], 0, unused)
-    at_of = {p.at: p for p in _enemies(board, me.seat)}
+    at_of = {p.at: p for p in shots.enemies}
+    board = shots.board
     out = []
     for direction in DIRECTIONS:
         tile = me.at
         hits: list[tuple[Player, int]] = []
-        for _ in range(RANGE["laser"][level]):
+        for _ in range(reach):
             tile = step(tile, direction)
             if not board.on_map(tile) or board.tile(tile) == "O":
                 break
@@ -116,57 +149,53 @@ def _laser(board: Board, me: Me, unused: int) -> list[tuple[float, Action]]:
     return out
 
 
-def _near_enemies(board: Board, me: Me) -> set[Tile]:
-    """Tiles whose blast could touch an enemy: enemies' tiles and the tiles around."""
-    out: set[Tile] = set()
-    for p in _enemies(board, me.seat):
-        out.add(p.at)
-        out.update(step(p.at, d) for d in DIRECTIONS)
-    return out
-
-
-def _mortar(board: Board, me: Me, unused: int) -> list[tuple[float, Action]]:
+def _mortar(shots: Shots, me: Me, unused: int) -> list[tuple[float, Action]]:
     level = me.weapons["mortar"]
     reach, main = RANGE["mortar"][level], DAMAGE["mortar"][level]
+    if not shots.within(me.at, reach + 1):
+        return []
+    board = shots.board
     out = []
-    for at in _near_enemies(board, me):
+    for at in shots.near:
         if distance(me.at, at) > reach or not board.on_map(at) or board.tile(at) in BLOCKING:
             continue
-        value, enemy = _hit_value(me, _blast(board, me, at, main, AREA["mortar"], unused))
+        value, enemy = _hit_value(me, _blast(shots, me, at, main, AREA["mortar"], unused))
         if enemy:
             offset = [at[0] - me.at[0], at[1] - me.at[1]]
             out.append((value, {"type": "mortar", "target": offset}))
     return out
 
 
-def _droid_paths(board: Board, start: Tile, reach: int) -> dict[Tile, list[str]]:
+def _droid_walks(board: Board, start: Tile, reach: int) -> dict[Tile, list[str]]:
     """The tiles a droid can end its walk on, each with a shortest walk there."""
-    paths: dict[Tile, list[str]] = {start: []}
+    walks: dict[Tile, list[str]] = {start: []}
     queue = deque([start])
     while queue:
         at = queue.popleft()
-        walk = paths[at]
+        walk = walks[at]
         if len(walk) == reach:
             continue
         for direction in DIRECTIONS:
             nxt = step(at, direction)
-            if nxt in paths or not board.on_map(nxt) or board.tile(nxt) in BLOCKING:
+            if nxt in walks or not board.on_map(nxt) or board.tile(nxt) in BLOCKING:
                 continue
-            paths[nxt] = [*walk, direction]
+            walks[nxt] = [*walk, direction]
             queue.append(nxt)
-    return paths
+    return walks
 
 
-def _droid(board: Board, me: Me, unused: int) -> list[tuple[float, Action]]:
+def _droid(shots: Shots, me: Me, unused: int) -> list[tuple[float, Action]]:
     level = me.weapons["droid"]
-    main = DAMAGE["droid"][level]
-    paths = _droid_paths(board, me.at, RANGE["droid"][level])
+    main, reach = DAMAGE["droid"][level], RANGE["droid"][level]
+    if not shots.within(me.at, reach + 1):
+        return []
+    walks = shots.droid_walks(me.at, reach)
     out = []
-    for at in _near_enemies(board, me):
-        walk = paths.get(at)
+    for at in shots.near:
+        walk = walks.get(at)
         if walk is None:
             continue
-        value, enemy = _hit_value(me, _blast(board, me, at, main, AREA["droid"], unused))
+        value, enemy = _hit_value(me, _blast(shots, me, at, main, AREA["droid"], unused))
         if enemy:
             out.append((value, {"type": "droid", "sequence": walk}))
     return out
@@ -184,8 +213,8 @@ def _reach(me: Me) -> int:
 def best_attack(board: Board, me: Me) -> tuple[float, list[Action]] | None:
     """The attack worth the most points this turn, with the moves or upgrades before it;
     None when no attack touches an enemy."""
-    enemies = _enemies(board, me.seat)
-    if not any(distance(me.at, p.at) <= _reach(me) for p in enemies):
+    shots = Shots.of(board, me.seat)
+    if not shots.within(me.at, _reach(me)):
         return None
     best: tuple[float, list[Action]] | None = None
 
@@ -194,7 +223,7 @@ def best_attack(board: Board, me: Me) -> tuple[float, list[Action]] | None:
         if current.can_attack():
             unused = ACTIONS_PER_TURN - len(before) - 1
             for weapon in current.weapons:
-                for value, action in SHOOTERS[weapon](board, current, unused):
+                for value, action in SHOOTERS[weapon](shots, current, unused):
                     if best is None or value > best[0]:
                         best = (value, [*before, action])
         if len(before) == ACTIONS_PER_TURN - 1:

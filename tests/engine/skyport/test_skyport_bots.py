@@ -67,7 +67,7 @@ def test_skyport_lists_random_then_the_prospector_each_with_a_description() -> N
     assert all(engine.bot_description(name, RULESET) for name in BOTS)
 
 
-@settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(
     seed=st.integers(0, 10**6),
     lineup=st.lists(st.sampled_from(BOTS), min_size=2, max_size=8),
@@ -309,3 +309,9 @@ def test_the_prospector_wins_eight_in_ten_of_the_documented_table() -> None:
     alone, _ = tournament.run_ruleset(RULESET, 100, 0, "prospector", "random", {}, seats=4)
     tally = alone.tallies["prospector"]
     assert tally.wins - tally.shared >= 80
+
+
+def test_the_tournament_on_a_four_player_map_plays_no_duel_on_it() -> None:
+    options = {"rounds": 5, "map": "cross-4"}
+    (alone,) = tournament.run_ruleset(RULESET, 2, 0, "prospector", "random", options, seats=4)
+    assert alone.matches == 2 and alone.tallies["prospector"].seats == 2
