@@ -204,6 +204,25 @@ def test_a_loadout_may_be_changed_until_both_have_chosen_then_both_are_revealed(
     assert again.status_code == 302
     html = _page(client_for(player), duel)
     assert '<option value="droid" selected>' in html and '<option value="laser" selected>' in html
+    box = re.search(r'<textarea name="actions_json"[^>]*>(.*?)</textarea>', html, re.S)
+    assert box and json.loads(box.group(1).replace("&quot;", '"')) == {"loadout": SECRET}
+    # The page's form sent back as it stands, with one weapon changed in its field: the
+    # field wins over the textarea that still shows the orders sent.
+    sent = re.search(r'name="sent_json" id="id_sent_json" value="([^"]*)"', html)
+    assert sent
+    unchanged = sent.group(1).replace("&quot;", '"')
+    changed = _post(
+        client_for(player),
+        duel,
+        turn=0,
+        loadout_1="mortar",
+        loadout_2="laser",
+        actions_json=unchanged,
+        sent_json=unchanged,
+    )
+    assert changed.status_code == 302
+    assert Orders.objects.get(match=duel, seat=1).orders["loadout"] == ["mortar", "laser"]
+    _post(client_for(player), duel, turn=0, actions_json=json.dumps({"loadout": SECRET}))
     sent = _post(
         client_for(opponent), duel, turn=0, actions_json='{"loadout": ["mortar", "laser"]}'
     )

@@ -8,6 +8,7 @@ show: every player's weapons, levels and resources, and the phase."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
@@ -34,8 +35,8 @@ def picture() -> SafeString:
 
 
 def orders_initial(orders: dict[str, Any]) -> dict[str, Any]:
-    """The orders already sent, as the plain form's fields show them (the loadout,
-    chosen at once, may be changed until every seat has chosen)."""
+    """The orders already sent, as the plain form's fields and its JSON textarea show
+    them (the loadout, chosen at once, may be changed until every seat has chosen)."""
     initial: dict[str, Any] = {}
     loadout = orders.get("loadout")
     if isinstance(loadout, list):
@@ -57,7 +58,10 @@ def orders_initial(orders: dict[str, Any]) -> dict[str, Any]:
             if isinstance(sequence, list):
                 initial[f"sequence_{i}"] = ", ".join(str(s) for s in sequence)
     if initial:
-        initial["actions_json"] = ""
+        # The board script starts from the textarea; `sent_json` tells the form that a
+        # textarea still showing it was not changed (then the fields win).
+        shown = {k: v for k, v in orders.items() if k in ("loadout", "actions")}
+        initial["actions_json"] = initial["sent_json"] = json.dumps(shown)
     return initial
 
 

@@ -7,6 +7,12 @@ of directions). The textarea `actions_json` holds the orders object without seat
 and turn (`{"loadout": [...]}` or `{"actions": [...]}`); the board script writes it
 and submits the form (id "orders-form"), and when it is not empty it wins.
 
+Orders already sent (a loadout, which may be changed until every seat has chosen)
+fill both the fields and the textarea, so the board script starts from them too;
+the hidden `sent_json` keeps the text they were shown as. A textarea still holding
+exactly that text was not touched, so the fields win then: a person without
+JavaScript who changes the fields is not overruled by the old orders' JSON.
+
 The form reads what the fields can say by themselves and says it next to the field;
 the engine judges the orders when they are sent, and its refusal is shown next to
 the action it names (`add_engine_error`). The rows are joined in Python, not
@@ -63,6 +69,9 @@ class OrdersForm(forms.Form):
         max_length=MAX_ORDERS_JSON,
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
     )
+    sent_json = forms.CharField(
+        required=False, max_length=MAX_ORDERS_JSON, widget=forms.HiddenInput
+    )
 
     def __init__(self, *args: Any, view: dict[str, Any] | None = None, **kwargs: Any) -> None:
         self.view = view
@@ -118,6 +127,10 @@ class OrdersForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         raw = (data.get("actions_json") or "").strip()
+        untouched = raw and raw == (data.get("sent_json") or "").strip()
+        if untouched and self._fields_given(data):
+            raw = ""
+            data["actions_json"] = ""
         if raw:
             self._clean_json(raw, data)
         elif self.loadout:
@@ -125,6 +138,14 @@ class OrdersForm(forms.Form):
         else:
             self._clean_rows(data)
         return data
+
+    def _fields_given(self, data: dict[str, Any]) -> bool:
+        """Whether any plain field of the phase holds a value."""
+        if self.loadout:
+            names = ["loadout_1", "loadout_2"]
+        else:
+            names = [f"type_{i}" for i in range(MAX_ACTIONS)]
+        return any(data.get(name) for name in names)
 
     def _clean_json(self, raw: str, data: dict[str, Any]) -> None:
         key = "loadout" if self.loadout else "actions"
@@ -210,7 +231,7 @@ class OrdersForm(forms.Form):
 
     def add_engine_error(self, message: str, action: int | None) -> None:
         """The engine's refusal next to the action it names (or the loadout)."""
-        if (self.data.get("actions_json") or "").strip():
+        if (getattr(self, "cleaned_data", {}).get("actions_json") or "").strip():
             prefix = f"Action {action + 1}: " if action is not None and not self.loadout else ""
             self.add_error("actions_json", prefix + message)
         elif self.loadout:
@@ -224,6 +245,15 @@ class OrdersForm(forms.Form):
 
     def rows(self) -> SafeString:
         """The loadout's two choices or the three action rows, with their errors."""
+        sent = self["sent_json"].value()
+        hidden = (
+            f'<input type="hidden" name="sent_json" id="id_sent_json" value="{escape(sent)}">'
+            if sent
+            else ""
+        )
+        return mark_safe(hidden + self._rows())  # noqa: S308 - escaped here and in _rows
+
+    def _rows(self) -> str:
         if self.loadout:
             parts = ['<fieldset class="sp-loadout"><legend>Your loadout: two weapons</legend>']
             errors: list[str] = []
@@ -233,7 +263,7 @@ class OrdersForm(forms.Form):
                 errors.extend(str(e) for e in field.errors)
             parts.append(_errors(errors, "id_loadout_errors"))
             parts.append("</fieldset>")
-            return mark_safe("".join(parts))  # noqa: S308 - escaped in _field and _errors
+            return "".join(parts)
         parts = []
         for i in range(MAX_ACTIONS):
             parts.append(
@@ -247,7 +277,7 @@ class OrdersForm(forms.Form):
                 errors.extend(str(e) for e in field.errors)
             parts.append(_errors(errors, f"id_action_{i}_errors"))
             parts.append("</fieldset>")
-        return mark_safe("".join(parts))  # noqa: S308 - escaped in _field and _errors
+        return "".join(parts)
 
 
 def _field(field: forms.BoundField) -> str:

@@ -184,3 +184,33 @@ def test_a_walk_is_read_with_any_separator():
     assert parse_sequence("UP,left-down ; down") == (["up", "left-down", "down"], None)
     steps, error = parse_sequence("north")
     assert steps == [] and error and "up, down, right-up" in error
+
+
+def test_orders_sent_fill_the_textarea_too_and_the_fields_win_while_it_is_untouched(
+    loadout_view,
+):
+    initial = orders_initial({"seat": 1, "turn": 0, "loadout": ["mortar", "droid"]})
+    assert initial["actions_json"] == initial["sent_json"] == '{"loadout": ["mortar", "droid"]}'
+    html = str(OrdersForm(None, view=loadout_view, initial={"turn": 0, **initial}).rows())
+    assert (
+        '<input type="hidden" name="sent_json" id="id_sent_json" '
+        'value="{&quot;loadout&quot;: [&quot;mortar&quot;, &quot;droid&quot;]}">'
+    ) in html
+    sent = initial["sent_json"]
+    # Without JavaScript: the fields were changed, the textarea still shows what was sent.
+    plain = _form(
+        loadout_view, loadout_1="laser", loadout_2="droid", actions_json=sent, sent_json=sent
+    )
+    assert plain.orders() == {"loadout": ["laser", "droid"]}
+    # The board script rewrote the textarea: it wins over the fields it left as they were.
+    scripted = _form(
+        loadout_view,
+        loadout_1="mortar",
+        loadout_2="droid",
+        actions_json='{"loadout": ["laser", "mortar"]}',
+        sent_json=sent,
+    )
+    assert scripted.orders() == {"loadout": ["laser", "mortar"]}
+    # The fields emptied: the textarea, untouched, still says it.
+    alone = _form(loadout_view, actions_json=sent, sent_json=sent)
+    assert alone.orders() == {"loadout": ["mortar", "droid"]}
