@@ -199,10 +199,12 @@ def planned(page: Page) -> Any:
 
 
 # One step inside the page: press Skip while a turn plays, done once the planner is
-# built for the orders form, or the result is there.
+# built for the orders form, or the result is there (and the page is not still asking
+# for the turns played since this browser last looked).
 MY_MOVE_OR_END = """() => {
   const skip = document.querySelector('#skip');
   if (skip && !skip.disabled) { skip.click(); return false; }
+  if (document.querySelector('#match[data-catching-up]')) return false;
   const status = document.querySelector('#panel .status');
   return (!!document.querySelector('#orders-form textarea[name="actions_json"]')
           && !!document.querySelector('#planner:not([hidden]) #sp-help'))
@@ -398,6 +400,11 @@ def test_a_skyport_match_is_played_on_the_board_to_its_end(live_server: Any, pag
     expect(page.locator("#scrub-turn")).to_have_text(f"2 of {turns}")
     expect(page.locator("#caption")).to_have_text("The board after turn 1.")
     expect(page.locator("#board-wrap svg.board")).to_have_attribute("data-turn", "2")
+    from games.models import Resolution
+
+    after_two = Resolution.objects.get(match=match, turn_number=1).state
+    for p in after_two["players"]:
+        expect(page.locator(f"#score-{p['seat']}")).to_have_text(str(p["score"]))
     page.locator("#prev").click()
     expect(page.locator("#board-wrap svg.board")).to_have_attribute("data-turn", "1")
     page.locator("#play").click()

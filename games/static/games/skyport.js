@@ -834,7 +834,11 @@
     pollSoon();
     var svg = $("#board-wrap svg.board"), last = seen();
     if (svg && last !== null && +last < +svg.dataset.turn && window.htmx && page.dataset.pollUrl) {
-      window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
+      // Until the answer is here (and its movie queued) the page says it is catching up.
+      page.dataset.catchingUp = "1";
+      var caught = function () { setTimeout(function () { delete page.dataset.catchingUp; }, 1500); };
+      var asked = window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
+      if (asked && asked.then) asked.then(caught, caught); else caught();
     } else if (svg) storeSeen(svg.dataset.turn);
   }
   if (window.htmx) {
@@ -848,6 +852,7 @@
       enqueue(function () { playFragment(holder, false); });
     }
     incoming = false;
+    delete page.dataset.catchingUp;
     if (!current && !queue.length) news();
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
@@ -908,13 +913,15 @@
       }
       return asked[k];
     }
-    /* The scores a board says (its players' data-score), where it says them. */
+    /* The scores a board says: its description names each seat's points ("seat 2
+       (...): at (3, 4), health 80, 12 points"); the final ones at the end. */
     function scores() {
-      var svg = $("svg.board", wrap);
+      var svg = $("svg.board", wrap), desc = svg ? $("desc", svg) : null, said = {}, m;
+      var re = /seat (\d+) \([^)]*\): [^;]*?(-?\d+) points/g;
+      while (desc && (m = re.exec(desc.textContent))) said[m[1]] = m[2];
       root.querySelectorAll("tr[data-seat]").forEach(function (tr) {
-        var p = svg && $('.sp-player[data-seat="' + tr.dataset.seat + '"]', svg), cell = $(".score", tr);
-        if (p && p.dataset.score !== undefined) setText(cell, p.dataset.score);
-        else if (shownK === N) setText(cell, cell.dataset.final);
+        var cell = $(".score", tr), s = tr.dataset.seat;
+        setText(cell, shownK === N ? cell.dataset.final : said[s] !== undefined ? said[s] : "—");
       });
     }
     function label(k) {
