@@ -310,6 +310,7 @@ def economy(board: Board, me: Me) -> list[Action]:
         if upgrades:
             weapon = max(upgrades, key=lambda w: (me.weapons[w], -WEAPONS.index(w)))
             action: Action = {"type": "upgrade", "weapon": weapon}
+            dist = None  # what it needs has changed
         elif me.can_mine() and RESOURCE_AT[board.tile(me.at)] in _needed(me):
             action = {"type": "mine"}
             dist = None
@@ -322,7 +323,24 @@ def economy(board: Board, me: Me) -> list[Action]:
             action = {"type": "move", "direction": _toward(board, me, moves, dist, hurt)}
         actions.append(action)
         me.do(action)
+    if not actions:
+        actions = _harmless_shot(me)
     return actions
+
+
+def _harmless_shot(me: Me) -> list[Action]:
+    """A shot that hurts no one, for a bot boxed in with nothing to mine or pay for: a
+    turn with no action costs 10 points (an enemy in reach was shot at already)."""
+    if not me.can_attack():
+        return []
+    if "laser" in me.weapons:
+        return [{"type": "laser", "direction": next(iter(DIRECTIONS))}]
+    if "mortar" in me.weapons:
+        # Two tiles away its blast cannot reach the shooter.
+        for dj, dk in me.mortar_targets():
+            if distance((0, 0), (dj, dk)) == 2:
+                return [{"type": "mortar", "target": [dj, dk]}]
+    return []
 
 
 DIRECTIONS_ORDER = {d: n for n, d in enumerate(DIRECTIONS)}

@@ -247,6 +247,16 @@ def test_the_prospector_never_ends_its_turn_on_its_spawn_all_match_long() -> Non
     assert penalties == []
 
 
+def test_a_boxed_in_prospector_shoots_at_nothing_rather_than_pass_its_turn() -> None:
+    rocks = [(3, 3), (5, 5), (3, 4), (4, 5), (4, 3), (5, 4)]  # the six around (4, 4)
+    me, far = robot(4, 4, {"mortar": 1, "droid": 1}), robot(*CORNERS[1])
+    state = position([me, far], tiles(OPEN, O=rocks))
+    actions = orders_of("prospector", state)
+    assert len(actions) == 1 and actions[0]["type"] == "mortar"
+    applied = engine.apply(state, engine.bot_orders("prospector", state, 1))
+    assert not [e for e in applied.events if e["type"] in ("damage", "penalty")]
+
+
 def test_a_hurt_prospector_walks_away_from_a_healthier_enemy_when_that_is_cheap() -> None:
     """Explosium two steps right-down, beside the enemy's spawn, and three steps left-up:
     healthy, the bot takes the nearer; hurt, the one away from the enemy."""
