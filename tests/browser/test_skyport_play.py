@@ -410,5 +410,11 @@ def test_a_skyport_match_is_played_on_the_board_to_its_end(live_server: Any, pag
     page.locator("#play").click()
     expect(page.locator("#caption")).to_contain_text("plays, seat")
     page.screenshot(path=str(SHOTS / "skyport_laptop_replay.png"))
-    page.locator("#play").click()
+    # Every turn's events play (deaths and respawns among them) to the end's board.
+    page.locator("#speed").select_option("16")
+    expect(page.locator("#caption")).to_have_text(
+        f"The end of the match, after turn {turns - 1}.", timeout=30_000
+    )
+    expect(page.locator("#play")).to_have_text("Play")
+    expect(page.locator(f"#score-{winner}")).to_have_text(str(match.state["scores"][str(winner)]))
     assert not errors, errors

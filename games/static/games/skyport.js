@@ -199,6 +199,12 @@
         break;
       case "respawn":
         p = b.players[e.seat];
+        if (!p) {
+          // Dead when the movie began: its body is drawn, not a player. The body goes
+          // to the spawn and stands for the player until the server's board is back.
+          p = b.svg.querySelector('.sp-body[data-seat="' + e.seat + '"]');
+          if (p) { b.players[e.seat] = p; p.classList.add("sp-risen"); }
+        }
         if (p) { p.classList.remove("sp-dead"); this.place(e.seat, e.at, 0); animate(p, [{opacity: 0}, {opacity: 1}], ms); }
         this.flash(e.at, "sp-mined", ms);
         break;
