@@ -340,6 +340,10 @@ def test_a_skyport_match_is_played_on_the_board_to_its_end(live_server: Any, pag
             expect(page.locator("#sp-list li")).to_have_count(0)
             assert planned(page) == {"actions": []}
             undone = 1
+        if phone:
+            # The phone's board zoomed in: twice as wide, scrolled to the robot.
+            page.locator("#sp-zoom").click()
+            expect(page.locator("#board-wrap")).to_have_class("board-wrap sp-zoomed")
         build(page, steps, hover=not phone)
         wanted = {"actions": [a for _, _, a in steps]}
         assert planned(page) == wanted

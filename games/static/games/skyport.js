@@ -438,15 +438,29 @@
     var tools = html("div", {"class": "plan-tools"});
     var send = html("button", {type: "button", "class": "send", id: "bar-send"}, "Send");
     send.addEventListener("click", submit);
-    tools.append(fire, button("sp-undo", "Undo", undo, "Backspace"), button("sp-clear", "Clear", clearAll), send);
+    var zoom = button("sp-zoom", "Zoom in", function () {
+      planner.zoom = !planner.zoom; zoomBoard();
+      var me = $('#board-wrap .sp-player[data-seat="' + planner.seat + '"]');
+      if (planner.zoom && me && me.scrollIntoView) me.scrollIntoView({block: "nearest", inline: "center"});
+    });
+    zoom.setAttribute("aria-pressed", "false");
+    tools.append(fire, button("sp-undo", "Undo", undo, "Backspace"), button("sp-clear", "Clear", clearAll), zoom, send);
     var row = html("div", {"class": "plan-row"}); row.append(acts, weapons);
     var row2 = html("div", {"class": "plan-row"}); row2.append(dirs, tools);
     bar.replaceChildren(
       html("p", {id: "sp-help", "class": "plan-help", "aria-live": "polite"}, "Click a tile next to your robot to move, or choose an action. Up to three; an attack ends the turn."),
       row, row2, html("ol", {id: "sp-list", "class": "sp-list", "aria-label": "Planned actions"}));
   }
+  /* The board drawn larger, scrolled within its place: small tiles on a phone. */
+  function zoomBoard() {
+    var wrap = $("#board-wrap"), z = $("#sp-zoom"), on = !!planner.zoom;
+    if (wrap) wrap.classList.toggle("sp-zoomed", on);
+    if (z) { z.textContent = on ? "Whole board" : "Zoom in"; z.setAttribute("aria-pressed", on ? "true" : "false"); }
+  }
   function render() {
-    var bar = $("#planner"); if (!bar || !planner.on) return;
+    var bar = $("#planner");
+    zoomBoard();
+    if (!bar || !planner.on) return;
     if (planner.phase === "loadout") {
       var n = planner.chosen.length;
       document.querySelectorAll("#sp-cards .sp-card").forEach(function (c) {
@@ -660,6 +674,7 @@
     var own = f && $(".send", f);
     if (own && own !== $("#bar-send")) own.hidden = planner.on;
     if (svg) svg.classList.toggle("sp-planning", planner.on);
+    zoomBoard();
     if (!planner.on) return;
     if (!was || wasTurn !== turn || !$("#sp-help", bar)) {
       planner.turn = turn; planner.phase = phaseOf();
