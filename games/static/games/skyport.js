@@ -657,7 +657,14 @@
     return t && t.value === "0" ? "loadout" : "play";
   }
   function restore() {
-    var box = jsonBox(); if (!box || !box.value.trim()) return;
+    var box = jsonBox(), f = ordersForm();
+    if (planner.phase === "loadout" && f) {
+      // A loadout already sent shows in the plain form's two choices.
+      [f.elements.loadout_1, f.elements.loadout_2].forEach(function (sel) {
+        if (sel && WEAPONS.indexOf(sel.value) >= 0 && planner.chosen.indexOf(sel.value) < 0) planner.chosen.push(sel.value);
+      });
+    }
+    if (!box || !box.value.trim()) return;
     try {
       var o = JSON.parse(box.value);
       if (planner.phase === "loadout" && Array.isArray(o.loadout)) planner.chosen = o.loadout.filter(function (w) { return WEAPONS.indexOf(w) >= 0; }).slice(0, 2);
