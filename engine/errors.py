@@ -34,6 +34,8 @@ CODES = frozenset(
         "illegal_action",
         "bad_loadout",
         "bad_map",
+        "illegal_step",
+        "bad_build",
     }
 )
 

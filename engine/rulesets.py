@@ -19,6 +19,7 @@ _MODULES: dict[str, str] = {
     "helium3-remake": "engine.remake",
     "halite": "engine.halite",
     "skyport": "engine.skyport",
+    "arena": "engine.arena",
 }
 _CACHE: dict[str, Ruleset] = {}
 
