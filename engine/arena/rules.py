@@ -189,7 +189,9 @@ def parse(state: Any) -> dict[str, Any]:
         if not isinstance(robot.get("alive"), bool) or not isinstance(robot.get("shot"), bool):
             raise StateError(f"Robot {i + 1}'s alive and shot are true or false.")
         parts = robot.get("parts")
-        if not isinstance(parts, list) or any(p not in PARTS for p in parts):
+        if not isinstance(parts, list) or any(
+            not isinstance(p, str) or p not in PARTS for p in parts
+        ):
             raise StateError(f"Robot {i + 1}'s parts are known parts.")
         if robot["alive"]:
             at = (robot["x"], robot["y"])
@@ -312,7 +314,11 @@ def _check_step(state: dict[str, Any], seat: int, step: Any) -> None:
 
 
 def _walk(state: dict[str, Any], robot: dict[str, Any], path: Any) -> list[list[int]]:
-    if not isinstance(path, list) or not path or any(d not in DIRECTIONS for d in path):
+    if (
+        not isinstance(path, list)
+        or not path
+        or any(not isinstance(d, str) or d not in DIRECTIONS for d in path)
+    ):
         raise ShapeError("bad_shape", "A path is a non-empty list of up, down, left, right.")
     if part_of(robot, "engine") is None:
         raise OrdersError("illegal_step", "The robot has no engine to move with.")
