@@ -65,6 +65,7 @@ _PACKAGES: dict[str, str] = {
     "helium3-remake": "games.play.remake",
     "halite": "games.play.halite",
     "skyport": "games.play.skyport",
+    "arena": "games.play.arena",
 }
 _CACHE: dict[str, Presentation] = {}
 
