@@ -569,6 +569,8 @@ def view(state: Any, seat: int | None) -> dict[str, Any]:
     if not _int(seat) or not 1 <= seat <= len(current["robots"]):
         raise OrdersError("not_your_turn", f"There is no seat {seat!r} in this match.")
     out = {k: current[k] for k in PUBLIC}
+    if seat not in current["awaiting"]:
+        out["step"] = 0  # how many steps another seat's turn has taken is its own
     out.update(
         seats=len(current["robots"]),
         robots=[robot_of(current, seat)],
