@@ -1,0 +1,783 @@
+/* The robot arena's board script: the robot built on part cards, a turn played one
+   step at a time by pointing at the board, each step's and each turn's events played
+   on the server's SVG, and a finished match played turn by turn.
+
+   The server draws every board (games/play/arena/board.py), as the seat knows it.
+   This script reads only what the drawing promises: the SVG's data-width,
+   data-height, data-cell and data-margin; one `rect.ar-cell.k-K` per cell with data-x
+   and data-y (K unknown, empty, obstacle or robot); one `g.ar-robot` per robot drawn
+   (`own` for the viewer's, `seen` for one a scan showed) with data-x and data-y and a
+   class seat-S. What a step may do is the rulebook's (docs/games/arena*.md): the
+   script offers only what the engine would take, and the engine judges it anyway.
+
+   A step is sent on its own through the page's orders form (its `actions_json`) and
+   resolved within the request; the page comes back with the new board, and the step
+   just sent plays on it (a walk along its path, the radar's sweep, the shot). Other
+   seats' turns come with the match page's poll as movies of the viewer's copy of
+   their events, as in Skyport's script. */
+(function () {
+  "use strict";
+  var NS = "http://www.w3.org/2000/svg";
+  var DIRS = {up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0]};
+  var KINDS = ["engine", "radar", "shield", "gun", "cannon"];
+  var PARTS = {
+    engine1: {kind: "engine", cap: 2, value: 2}, engine2: {kind: "engine", cap: 4, value: 4}, engine3: {kind: "engine", cap: 6, value: 6},
+    radar1: {kind: "radar", cap: 2, value: 1}, radar2: {kind: "radar", cap: 4, value: 3}, radar3: {kind: "radar", cap: 6, value: 6},
+    shield1: {kind: "shield", cap: 2, value: 2}, shield2: {kind: "shield", cap: 4, value: 4}, shield3: {kind: "shield", cap: 6, value: 8},
+    gun: {kind: "gun", cap: 2, value: 3}, cannon: {kind: "cannon", cap: 4, value: 1}
+  };
+  var CAPACITY = 10, BASE_HEALTH = 10;
+  var RANGE = {gun: 3, cannon: 1}, DAMAGE = {gun: 3, cannon: 8};
+  var WHAT = {
+    engine: function (p) { return p.value + " steps a turn"; },
+    radar: function (p) { return "scans " + p.value + " cell" + (p.value === 1 ? "" : "s") + " around"; },
+    shield: function (p) { return "+" + p.value + " health"; },
+    gun: function () { return "hits for 3 within 3 cells, every turn"; },
+    cannon: function () { return "hits for 8 within 1 cell, every second turn"; }
+  };
+  function $(s, r) { return (r || document).querySelector(s); }
+  function el(tag, attrs, parent, before) {
+    var e = document.createElementNS(NS, tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.insertBefore(e, before || null);
+    return e;
+  }
+  function html(tag, attrs, text) {
+    var e = document.createElement(tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function setText(node, text) { if (node && node.textContent !== String(text)) node.textContent = text; }
+  function key(x, y) { return x + "," + y; }
+  function cheb(a, b) { return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])); }
+  function seatOf(node) { var m = /(?:^|\s)seat-(\d+)(?:\s|$)/.exec(node.getAttribute("class") || ""); return m ? +m[1] : 0; }
+  function kindOf(node) { var m = /(?:^|\s)k-([a-z]+)(?:\s|$)/.exec(node.getAttribute("class") || ""); return m ? m[1] : "unknown"; }
+
+  /* ---- The board: cells and robots, read from the server's SVG ---- */
+  function Board(svg) {
+    this.svg = svg; this.w = +svg.dataset.width || 10; this.h = +svg.dataset.height || 10;
+    this.cell = +svg.dataset.cell || 40; this.margin = +svg.dataset.margin || 0;
+    this.cells = {}; this.robots = {}; this.own = null;
+    svg.querySelectorAll("rect.ar-cell").forEach(function (r) {
+      this.cells[key(+r.dataset.x, +r.dataset.y)] = {el: r, kind: kindOf(r), age: r.dataset.age};
+    }, this);
+    svg.querySelectorAll("g.ar-robot").forEach(function (g) {
+      var s = seatOf(g); if (!s) return;
+      this.robots[s] = g;
+      if (g.classList.contains("own")) this.own = s;
+    }, this);
+    this.fx = $("g.ar-fx", svg) || el("g", {"class": "ar-fx", "pointer-events": "none"}, svg);
+    this.plan = $("g.ar-plan", svg) || el("g", {"class": "ar-plan", "pointer-events": "none"}, svg, this.fx);
+  }
+  Board.prototype.centre = function (c) { return [this.margin + (c[0] + 0.5) * this.cell, this.margin + (c[1] + 0.5) * this.cell]; };
+  Board.prototype.on = function (c) { return c[0] >= 0 && c[1] >= 0 && c[0] < this.w && c[1] < this.h; };
+  Board.prototype.kind = function (c) { var t = this.cells[key(c[0], c[1])]; return t ? t.kind : "unknown"; };
+  Board.prototype.at = function (seat) { var g = this.robots[seat]; return g ? [+g.dataset.x, +g.dataset.y] : null; };
+  Board.prototype.robotAt = function (c) {
+    for (var s in this.robots) { var g = this.robots[s]; if (+g.dataset.x === c[0] && +g.dataset.y === c[1]) return +s; }
+    return 0;
+  };
+  Board.prototype.square = function (c, cls, layer, pad) {
+    var p = pad || 0, m = this.margin, u = this.cell;
+    return el("rect", {"class": cls, x: m + c[0] * u + p, y: m + c[1] * u + p, width: u - 2 * p, height: u - 2 * p}, layer || this.plan);
+  };
+  Board.prototype.area = function (c, r, cls, layer) {
+    var x0 = Math.max(0, c[0] - r), y0 = Math.max(0, c[1] - r), x1 = Math.min(this.w - 1, c[0] + r), y1 = Math.min(this.h - 1, c[1] + r), m = this.margin, u = this.cell;
+    return el("rect", {"class": cls, x: m + x0 * u, y: m + y0 * u, width: (x1 - x0 + 1) * u, height: (y1 - y0 + 1) * u}, layer || this.plan);
+  };
+  Board.prototype.describe = function (c) {
+    var t = this.cells[key(c[0], c[1])]; if (!t) return "";
+    var s = this.robotAt(c), words = {unknown: "not scanned", empty: "empty", obstacle: "an obstacle", robot: "a robot"};
+    var age = t.age === "" || t.age === undefined ? "" : t.age === "0" ? ", scanned this turn" : ", scanned " + t.age + " turn" + (t.age === "1" ? "" : "s") + " ago";
+    return "(" + c[0] + ", " + c[1] + "): " + (s ? (s === this.own ? "your robot" : "seat " + s + "'s robot") : words[t.kind] || t.kind) + age + ".";
+  };
+  /* The cells a walk of at most n steps reaches, each with its shortest path, around
+     known obstacles and robots (a cell never scanned may be walked into: the engine says). */
+  Board.prototype.reach = function (from, n) {
+    var out = {}, todo = [from];
+    out[key(from[0], from[1])] = [];
+    while (todo.length) {
+      var c = todo.shift(), path = out[key(c[0], c[1])];
+      if (path.length >= n) continue;
+      for (var d in DIRS) {
+        var m = [c[0] + DIRS[d][0], c[1] + DIRS[d][1]], k = key(m[0], m[1]);
+        if (!this.on(m) || out[k] || this.kind(m) === "obstacle" || this.kind(m) === "robot" || this.robotAt(m)) continue;
+        out[k] = path.concat([d]); todo.push(m);
+      }
+    }
+    delete out[key(from[0], from[1])];
+    return out;
+  };
+
+  /* ---- Animation ---- */
+  function baseOf(g) {
+    if (!g.arBase) {
+      var list = g.transform && g.transform.baseVal, m = list && list.numberOfItems ? list.consolidate().matrix : null;
+      g.arBase = m ? [m.a, m.b, m.c, m.d, m.e, m.f] : [1, 0, 0, 1, 0, 0];
+    }
+    return g.arBase;
+  }
+  function placed(g, ox, oy) { var b = baseOf(g); return "matrix(" + b[0] + "," + b[1] + "," + b[2] + "," + b[3] + "," + (b[4] + ox) + "," + (b[5] + oy) + ")"; }
+  function animate(node, frames, ms, easing) {
+    if (ms > 0 && node.animate) return node.animate(frames, {duration: ms, easing: easing || "ease-in-out", fill: "forwards"});
+    return null;
+  }
+  function gone(node, a) { if (a) a.onfinish = function () { node.remove(); }; else node.remove(); }
+
+  /* What one step or turn does to the board: `fire(e)` starts event e's effect. */
+  function Stage(board) {
+    this.b = board; this.pos = {};
+    for (var s in board.robots) this.pos[s] = board.at(+s);
+  }
+  Stage.prototype.walk = function (seat, cells, ms) {
+    var g = this.b.robots[seat]; if (!g || !cells.length) return;
+    var home = [+g.dataset.x, +g.dataset.y], h = this.b.centre(home), self = this;
+    var frames = cells.map(function (c) { var t = self.b.centre(c); return {transform: placed(g, t[0] - h[0], t[1] - h[1])}; });
+    g.style.transform = frames[frames.length - 1].transform;
+    if (frames.length < 2) frames.unshift(frames[0]);
+    animate(g, frames, ms, "linear");
+    this.pos[seat] = cells[cells.length - 1];
+  };
+  Stage.prototype.flash = function (c, cls, ms) {
+    var f = this.b.square(c, "ar-flash " + cls, this.b.fx);
+    gone(f, animate(f, [{opacity: 1}, {opacity: 0}], Math.max(ms, 300), "ease-out"));
+  };
+  Stage.prototype.float = function (c, text, cls, ms) {
+    if (!c) return;
+    var xy = this.b.centre(c), u = this.b.cell;
+    var t = el("text", {"class": "ar-float " + (cls || ""), x: xy[0], y: xy[1] - u * 0.2, "font-size": u * 0.45, "text-anchor": "middle"}, this.b.fx);
+    t.textContent = text;
+    gone(t, animate(t, [{transform: "translate(0px,0px)", opacity: 1}, {transform: "translate(0px," + (-u * 0.8) + "px)", opacity: 0}], Math.max(ms * 2.5, 800), "ease-out"));
+  };
+  Stage.prototype.sweep = function (at, r, cells, ms) {
+    var b = this.b, self = this, ring = b.area(at, r, "ar-sweep", b.fx);
+    gone(ring, animate(ring, [{opacity: 0}, {opacity: 1, offset: 0.3}, {opacity: 0}], Math.max(ms, 500)));
+    (cells || []).forEach(function (c) { if (cheb(c, at) > 0) setTimeout(function () { self.flash(c, "ar-scanned", ms); }, (Math.max(ms, 500) * cheb(c, at)) / (r + 1)); });
+  };
+  Stage.prototype.shot = function (e, ms) {
+    var b = this.b, a = b.centre(e.from), z = b.centre(e.target);
+    var line = el("line", {"class": "ar-shot seat-" + e.seat + " " + (e.weapon || "gun"), x1: a[0], y1: a[1], x2: z[0], y2: z[1], "stroke-width": b.cell * (e.weapon === "cannon" ? 0.22 : 0.1)}, b.fx);
+    gone(line, animate(line, [{opacity: 0}, {opacity: 1, offset: 0.2}, {opacity: 1, offset: 0.6}, {opacity: 0}], Math.max(ms, 350)));
+    this.flash(e.target, e.hit ? "ar-hit" : "ar-miss", ms);
+    if (!e.hit) this.float(e.target, "miss", "", ms);
+  };
+  Stage.prototype.fire = function (e, speed) {
+    var ms = Math.max(0, (e.duration_ms || 0) / speed), g;
+    switch (e.type) {
+      case "move": {
+        var path = (e.path && e.path.length ? e.path : [e.to]).map(function (c) { return [c[0], c[1]]; });
+        if (e.from) path.unshift([e.from[0], e.from[1]]);
+        this.walk(e.seat, path, ms);
+        break;
+      }
+      case "scan": {
+        var cells = Object.keys(e.cells || {}).map(function (k) { return k.split(",").map(Number); });
+        this.sweep(e.at, e.radius || 1, cells, ms);
+        break;
+      }
+      case "shot": this.shot(e, ms); break;
+      case "hit":
+        this.float(this.pos[e.seat], "−" + e.damage + " (seat " + e.by + ")", "ar-dmg", ms);
+        if (this.pos[e.seat]) this.flash(this.pos[e.seat], "ar-hit", ms);
+        break;
+      case "damage":
+        if (this.pos[e.seat]) { this.flash(this.pos[e.seat], "ar-hit", ms); this.float(this.pos[e.seat], "−" + e.damage, "ar-dmg", ms); }
+        break;
+      case "destroyed":
+        g = this.b.robots[e.seat];
+        if (g) { g.classList.add("ar-destroyed"); animate(g, [{opacity: 1}, {opacity: 0.15}], Math.max(ms, 400)); }
+        this.float(this.pos[e.seat], "destroyed", "ar-dmg", ms);
+        break;
+    }
+  };
+  function TurnPlayer(stage, turns, opts) {
+    this.stage = stage; this.turns = turns; this.opts = opts; this.k = -1; this.playing = false; this.finished = false;
+    this.speed = opts.speed || 1;
+  }
+  TurnPlayer.prototype.start = function (k) {
+    var self = this;
+    this.k = k; this.T = 0; this.fired = 0; this.last = null; this.playing = true;
+    this.events = (this.turns[k].events || []).slice().sort(function (a, b) { return a.t_ms - b.t_ms; });
+    this.end = Math.max(this.turns[k].turn_ms || 0, this.events.length ? this.events[this.events.length - 1].t_ms + 400 : 0);
+    if (this.opts.show) this.opts.show(k);
+    requestAnimationFrame(function (now) { self.tick(now); });
+  };
+  TurnPlayer.prototype.tick = function (now) {
+    if (!this.playing) return;
+    var self = this;
+    if (this.last !== null) this.T += (now - this.last) * this.speed;
+    this.last = now;
+    while (this.fired < this.events.length && this.events[this.fired].t_ms <= this.T) this.stage.fire(this.events[this.fired++], this.speed);
+    if (this.T >= this.end && this.fired >= this.events.length) {
+      if (this.k + 1 < this.turns.length) return this.start(this.k + 1);
+      return this.finish();
+    }
+    requestAnimationFrame(function (t) { self.tick(t); });
+  };
+  TurnPlayer.prototype.finish = function () {
+    if (this.finished) return;
+    this.playing = false; this.finished = true;
+    if (this.opts.done) this.opts.done();
+  };
+
+  /* ---- What the seat knows of its robot: the page's hints (the view), else the drawing ---- */
+  function pageView() {
+    var node = $("#hints");
+    if (!node) return null;
+    try {
+      var v = JSON.parse(node.textContent);
+      if (v && v.view) v = v.view;
+      return v && typeof v === "object" ? v : null;
+    } catch (err) { return null; }
+  }
+  function myRobot(b, seat) {
+    var v = pageView() || {}, r = null;
+    if (v.robot && typeof v.robot === "object") r = v.robot;
+    var list = Array.isArray(v.robots) ? v.robots : [];
+    if (!r) r = list.filter(function (x) { return +x.seat === seat; })[0] || null;
+    if (!r && Array.isArray(v.parts)) r = v;
+    var g = b.robots[seat], out = {seat: seat, at: b.at(seat), parts: [], steps_left: 0, shot: false, reload: 0, health: null, max_health: null};
+    if (r) {
+      out.parts = r.parts || []; out.steps_left = +r.steps_left || 0; out.shot = !!r.shot; out.reload = +r.reload || 0;
+      out.health = r.health; out.max_health = r.max_health;
+      if (!out.at && r.x !== undefined) out.at = [+r.x, +r.y];
+    } else if (g) {
+      out.parts = (g.dataset.parts || "").split(/[\s,]+/).filter(Boolean);
+      out.steps_left = +(g.dataset.stepsLeft || 0); out.shot = g.dataset.shot === "true"; out.reload = +(g.dataset.reload || 0);
+    }
+    return out;
+  }
+  function has(me, part) { return me.parts.indexOf(part) >= 0; }
+  function partOf(me, kind) { return me.parts.filter(function (p) { return PARTS[p] && PARTS[p].kind === kind; })[0] || null; }
+  function radarRange(me) { var p = partOf(me, "radar"); return p ? PARTS[p].value : 0; }
+  /* The weapons that may fire now and the farthest of their reaches. */
+  function ready(me) {
+    if (me.shot) return [];
+    var out = [];
+    if (has(me, "gun")) out.push("gun");
+    if (has(me, "cannon") && !me.reload) out.push("cannon");
+    return out;
+  }
+  function shotRange(me) { return Math.max.apply(null, [0].concat(ready(me).map(function (w) { return RANGE[w]; }))); }
+
+  /* ---- The planner ---- */
+  var planner = {on: false, seat: null, phase: null, mode: null, chosen: {}, turn: null};
+  function ordersForm() { return $("#orders-form"); }
+  function jsonBox() { var f = ordersForm(); return f ? f.elements.actions_json : null; }
+  function matchBoard() { var svg = $("#board-wrap svg.board"); return svg && svg.dataset.width ? new Board(svg) : null; }
+  function help(text) { setText($("#ar-help"), text); }
+  function chosenParts() { return KINDS.map(function (k) { return planner.chosen[k]; }).filter(Boolean); }
+  function used(parts) { return parts.reduce(function (n, p) { return n + PARTS[p].cap; }, 0); }
+  function stats(parts) {
+    var by = {}; parts.forEach(function (p) { by[PARTS[p].kind] = PARTS[p]; });
+    return {
+      health: BASE_HEALTH + (by.shield ? by.shield.value : 0),
+      steps: by.engine ? by.engine.value : 0,
+      radar: by.radar ? by.radar.value : 0,
+      weapons: ["gun", "cannon"].filter(function (w) { return by[w]; })
+    };
+  }
+  function submitJson(obj, sent) {
+    var f = ordersForm(), box = jsonBox(); if (!f || !box) return;
+    box.value = JSON.stringify(obj);
+    if (sent) { try { sessionStorage.setItem("ar-sent-" + page.dataset.match, JSON.stringify(sent)); } catch (e) { /* private mode */ } }
+    planner.sending = true;
+    document.querySelectorAll("#planner button").forEach(function (btn) { btn.disabled = true; });
+    if (f.requestSubmit) f.requestSubmit(); else f.submit();
+  }
+
+  function buildBuild(bar) {
+    var cards = html("div", {id: "ar-cards", "class": "ar-cards", role: "group", "aria-label": "Parts: at most one of each kind, within a capacity of 10"});
+    KINDS.forEach(function (kind) {
+      var group = html("fieldset", {"class": "ar-kind", "data-kind": kind});
+      group.append(html("legend", {}, kind.charAt(0).toUpperCase() + kind.slice(1)));
+      Object.keys(PARTS).filter(function (p) { return PARTS[p].kind === kind; }).forEach(function (p) {
+        var id = "ar-part-" + p, card = html("label", {"class": "ar-card", "for": id, "data-part": p});
+        var box = html("input", {type: "checkbox", id: id, value: p, name: "ar-part"});
+        box.addEventListener("change", function () {
+          if (box.checked) planner.chosen[kind] = p; else if (planner.chosen[kind] === p) delete planner.chosen[kind];
+          render();
+        });
+        var title = html("span", {"class": "ar-card-title"}); title.append(box, " " + p);
+        card.append(title, html("span", {"class": "ar-cap"}, "capacity " + PARTS[p].cap), html("small", {}, WHAT[kind](PARTS[p])));
+        group.append(card);
+      });
+      cards.append(group);
+    });
+    var meter = html("div", {"class": "ar-meter"});
+    var bar2 = html("div", {id: "ar-capacity", "class": "ar-capacity", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(CAPACITY), "aria-label": "Capacity used"});
+    bar2.append(html("div", {"class": "ar-fill"}));
+    meter.append(bar2, html("span", {id: "ar-used", "class": "ar-used"}, "0 of " + CAPACITY));
+    var send = html("button", {type: "button", "class": "send", id: "bar-send"}, "Send the robot");
+    send.addEventListener("click", function () { submitJson({build: chosenParts()}); });
+    var tools = html("div", {"class": "plan-tools"}); tools.append(send);
+    bar.replaceChildren(
+      html("p", {id: "ar-help", "class": "plan-help", "aria-live": "polite"}, "Build your robot: one part of each kind at most, within a capacity of 10."),
+      cards, meter, html("dl", {id: "ar-stats", "class": "ar-stats"}), tools);
+  }
+  function button(id, text, fn) {
+    var b = html("button", {type: "button", id: id}, text);
+    b.addEventListener("click", fn);
+    return b;
+  }
+  function buildPlay(bar) {
+    var acts = html("div", {id: "ar-acts", "class": "kinds ar-acts", role: "toolbar", "aria-label": "Steps"});
+    var scan = button("ar-scan", "Scan", function () { submitJson({step: {type: "scan"}}, sentStep({type: "scan"})); });
+    ["pointerenter", "focus"].forEach(function (ev) { scan.addEventListener(ev, function () { planner.preview = "scan"; draw(); }); });
+    ["pointerleave", "blur"].forEach(function (ev) { scan.addEventListener(ev, function () { planner.preview = null; draw(); }); });
+    var move = button("ar-move", "Move", function () { mode("move"); });
+    var shoot = button("ar-shoot", "Shoot", function () { mode("shoot"); });
+    move.setAttribute("aria-pressed", "false"); shoot.setAttribute("aria-pressed", "false");
+    var end = button("ar-end", "End turn", function () { submitJson({step: {type: "end"}}, sentStep({type: "end"})); });
+    end.classList.add("send");
+    acts.append(scan, move, shoot, end);
+    bar.replaceChildren(
+      html("p", {id: "ar-help", "class": "plan-help", "aria-live": "polite"}, ""),
+      html("p", {id: "ar-left", "class": "ar-left"}), acts);
+  }
+  function sentStep(step) {
+    var b = matchBoard(), me = b ? myRobot(b, planner.seat) : null;
+    return {turn: planner.turn, step: step, from: me ? me.at : null, radius: me ? radarRange(me) : 0};
+  }
+  function mode(m) {
+    planner.mode = planner.mode === m ? null : m;
+    render();
+    var b = matchBoard(), me = b && myRobot(b, planner.seat);
+    if (!me) return;
+    if (planner.mode === "move") help("Click a lit cell: the robot walks there along a shortest path (" + me.steps_left + " step" + (me.steps_left === 1 ? "" : "s") + " left).");
+    else if (planner.mode === "shoot") help("Click a cell in range to fire at it (" + ready(me).join(" or ") + ").");
+    else help("Choose a step.");
+  }
+  function render() {
+    var bar = $("#planner");
+    if (!bar || !planner.on) return;
+    if (planner.phase === "build") {
+      var parts = chosenParts(), n = used(parts), s = stats(parts);
+      document.querySelectorAll("#ar-cards .ar-card").forEach(function (c) {
+        var p = c.dataset.part, k = PARTS[p].kind, on = planner.chosen[k] === p;
+        var other = planner.chosen[k] ? PARTS[planner.chosen[k]].cap : 0;
+        var box = $("input", c);
+        box.checked = on; c.classList.toggle("chosen", on);
+        box.disabled = !on && n - other + PARTS[p].cap > CAPACITY;
+        c.classList.toggle("too-big", box.disabled);
+      });
+      var fill = $("#ar-capacity .ar-fill");
+      fill.style.width = (100 * n / CAPACITY) + "%";
+      $("#ar-capacity").setAttribute("aria-valuenow", String(n));
+      setText($("#ar-used"), n + " of " + CAPACITY);
+      var dl = $("#ar-stats");
+      dl.replaceChildren();
+      [["Health", s.health], ["Steps a turn", s.steps], ["Radar range", s.radar || "none"], ["Weapons", s.weapons.length ? s.weapons.join(", ") : "none"]].forEach(function (row) {
+        var d = html("div", {"class": "ar-stat"}); d.append(html("dt", {}, row[0]), html("dd", {"data-stat": row[0]}, String(row[1])));
+        dl.append(d);
+      });
+      help(parts.length ? "Your robot: " + parts.join(", ") + " (" + n + " of 10). Send it, or change parts." : "Build your robot: one part of each kind at most, within a capacity of 10.");
+      return;
+    }
+    var b = matchBoard(); if (!b) return;
+    var me = myRobot(b, planner.seat), canMove = me.steps_left > 0 && !!partOf(me, "engine"), range = shotRange(me);
+    var sending = !!planner.sending;
+    $("#ar-scan").disabled = sending || !radarRange(me);
+    $("#ar-scan").title = radarRange(me) ? "Scan the cells within " + radarRange(me) + " of your robot" : "No radar";
+    $("#ar-move").disabled = sending || !canMove;
+    $("#ar-shoot").disabled = sending || !range;
+    $("#ar-shoot").title = me.shot ? "Fired this turn" : !has(me, "gun") && has(me, "cannon") && me.reload ? "The cannon is reloading" : range ? "Range " + range : "No weapon";
+    $("#ar-end").disabled = sending;
+    if (planner.mode === "move" && !canMove) planner.mode = null;
+    if (planner.mode === "shoot" && !range) planner.mode = null;
+    $("#ar-move").setAttribute("aria-pressed", planner.mode === "move" ? "true" : "false");
+    $("#ar-shoot").setAttribute("aria-pressed", planner.mode === "shoot" ? "true" : "false");
+    var left = $("#ar-left");
+    left.replaceChildren("Steps left this turn: ", html("strong", {id: "ar-steps-left"}, String(me.steps_left)),
+      me.health !== null && me.health !== undefined ? " · health " + me.health + (me.max_health ? " of " + me.max_health : "") : "",
+      " · " + (me.shot ? "fired this turn" : ready(me).length ? ready(me).join(" and ") + " ready" : has(me, "cannon") ? "cannon reloading" : "no weapon"));
+    if (!$("#ar-help").textContent) help(canMove ? "Click a lit cell to move there, or choose a step." : "Scan, shoot or end the turn.");
+    draw();
+  }
+  /* The step's reach on the board: the radar square, the cells a walk reaches, the cells in range. */
+  function draw() {
+    var b = matchBoard(); if (!b) return;
+    b.plan.textContent = "";
+    if (!planner.on || planner.phase !== "play" || planner.sending) return;
+    var me = myRobot(b, planner.seat); if (!me.at) return;
+    if (planner.preview === "scan" && radarRange(me)) { b.area(me.at, radarRange(me), "ar-radar"); return; }
+    if (planner.mode === "move") {
+      var reach = b.reach(me.at, me.steps_left);
+      Object.keys(reach).forEach(function (k) {
+        var c = k.split(",").map(Number), r = b.square(c, "ar-reach", b.plan, b.cell * 0.06);
+        r.dataset.x = c[0]; r.dataset.y = c[1]; r.dataset.steps = reach[k].length;
+      });
+      if (planner.hover && reach[key(planner.hover[0], planner.hover[1])]) {
+        var pts = [me.at], c0 = me.at.slice();
+        reach[key(planner.hover[0], planner.hover[1])].forEach(function (d) { c0 = [c0[0] + DIRS[d][0], c0[1] + DIRS[d][1]]; pts.push(c0); });
+        el("polyline", {"class": "ar-path", points: pts.map(function (c) { return b.centre(c).join(","); }).join(" "), "stroke-width": b.cell * 0.12}, b.plan);
+      }
+    } else if (planner.mode === "shoot") {
+      var r = shotRange(me);
+      b.area(me.at, r, "ar-range");
+      for (var x = me.at[0] - r; x <= me.at[0] + r; x++) for (var y = me.at[1] - r; y <= me.at[1] + r; y++) {
+        var t = [x, y];
+        if (!b.on(t) || (x === me.at[0] && y === me.at[1])) continue;
+        var sq = b.square(t, "ar-target" + (planner.hover && planner.hover[0] === x && planner.hover[1] === y ? " aimed" : ""), b.plan, b.cell * 0.06);
+        sq.dataset.x = x; sq.dataset.y = y;
+      }
+    }
+  }
+  function clickCell(b, c) {
+    setText($("#cell-info"), b.describe(c));
+    if (!planner.on || planner.phase !== "play" || planner.sending) return;
+    var me = myRobot(b, planner.seat); if (!me.at) return;
+    var m = planner.mode;
+    if (m === null && me.steps_left > 0 && partOf(me, "engine")) m = "move";
+    if (m === "move") {
+      var path = b.reach(me.at, me.steps_left)[key(c[0], c[1])];
+      if (!path) { help(c[0] === me.at[0] && c[1] === me.at[1] ? "Your robot stands there." : "Out of reach: the lit cells are those a walk of " + me.steps_left + " steps reaches."); planner.mode = "move"; render(); return; }
+      help("Moving " + path.join(", ") + "…");
+      submitJson({step: {type: "move", path: path}}, sentStep({type: "move", path: path}));
+    } else if (m === "shoot") {
+      var d = cheb(me.at, c);
+      if (d < 1 || d > shotRange(me)) { help("Out of range: the lit cells are within " + shotRange(me) + "."); return; }
+      help("Firing at (" + c[0] + ", " + c[1] + ")…");
+      submitJson({step: {type: "shoot", target: [c[0], c[1]]}}, sentStep({type: "shoot", target: [c[0], c[1]]}));
+    }
+  }
+  function cellOf(e) {
+    var svg = e.target && e.target.closest ? e.target.closest("svg.board") : null, ctm = svg && svg.getScreenCTM();
+    if (!ctm || !svg.dataset.width) return null;
+    var pt = svg.createSVGPoint(); pt.x = e.clientX; pt.y = e.clientY;
+    var p = pt.matrixTransform(ctm.inverse()), m = +svg.dataset.margin || 0, u = +svg.dataset.cell || 40;
+    var c = [Math.floor((p.x - m) / u), Math.floor((p.y - m) / u)];
+    return c[0] >= 0 && c[1] >= 0 && c[0] < +svg.dataset.width && c[1] < +svg.dataset.height ? c : null;
+  }
+  function initBoardInput() {
+    var wrap = $("#board-wrap");
+    wrap.addEventListener("click", function (e) {
+      var c = cellOf(e); if (!c) return;
+      if (current) { skipAll(); return; }
+      var b = matchBoard(); if (b) clickCell(b, c);
+    });
+    wrap.addEventListener("pointermove", function (e) {
+      if (current || !planner.on || !planner.mode) return;
+      var c = cellOf(e), was = planner.hover;
+      planner.hover = c;
+      if (String(was) !== String(c)) draw();
+    });
+    wrap.addEventListener("pointerleave", function () { if (planner.hover) { planner.hover = null; draw(); } });
+    document.addEventListener("keydown", function (e) {
+      if (e.key !== "Escape") return;
+      if (current) { skipAll(); return; }
+      if (planner.on && planner.mode) { planner.mode = null; render(); help("Choose a step."); }
+    });
+  }
+  function phaseOf() {
+    var v = pageView(), svg = $("#board-wrap svg.board");
+    if (v && v.phase) return v.phase;
+    if (svg && svg.dataset.phase) return svg.dataset.phase;
+    var f = ordersForm(), t = f && f.elements.turn;
+    return t && t.value === "0" ? "build" : "play";
+  }
+  function initPlanner() {
+    var box = jsonBox(), svg = $("#board-wrap svg.board"), bar = $("#planner");
+    planner.seat = page && page.dataset.viewer ? +page.dataset.viewer : null;
+    var was = planner.on, f = ordersForm(), turn = f && f.elements.turn ? f.elements.turn.value : null;
+    var stepNo = f && f.elements.step_no ? f.elements.step_no.value : null;
+    planner.on = !!(box && svg && planner.seat !== null);
+    if (bar) bar.hidden = !planner.on;
+    var own = f && $(".send", f);
+    if (own) own.hidden = planner.on;
+    if (svg) svg.classList.toggle("ar-planning", planner.on);
+    if (!planner.on) return;
+    if (!was || planner.turn !== turn || planner.stepNo !== stepNo || !$("#ar-help", bar)) {
+      planner.turn = turn; planner.stepNo = stepNo; planner.phase = phaseOf();
+      planner.mode = null; planner.hover = null; planner.preview = null; planner.sending = false; planner.chosen = {};
+      if (planner.phase === "build") {
+        try {
+          var o = JSON.parse(box.value || "{}");
+          (o.build || []).forEach(function (p) { if (PARTS[p]) planner.chosen[PARTS[p].kind] = p; });
+        } catch (err) { /* the player's own text */ }
+        // A build already sent shows as the plain form's ticked parts.
+        f.querySelectorAll('input[name="parts"]:checked').forEach(function (b) { if (PARTS[b.value] && !planner.chosen[PARTS[b.value].kind]) planner.chosen[PARTS[b.value].kind] = b.value; });
+        buildBuild(bar);
+      } else buildPlay(bar);
+    }
+    render();
+  }
+
+  /* ---- The step just sent, played on the board the server drew after it ---- */
+  function playSent() {
+    var raw = null;
+    try { raw = sessionStorage.getItem("ar-sent-" + page.dataset.match); sessionStorage.removeItem("ar-sent-" + page.dataset.match); } catch (e) { return; }
+    if (!raw) return;
+    var sent; try { sent = JSON.parse(raw); } catch (e) { return; }
+    var b = matchBoard(); if (!b || !sent.from || !$(".messages")) return;
+    var stage = new Stage(b), step = sent.step || {}, me = b.own || planner.seat, at = b.at(me);
+    if (step.type === "move" && at) {
+      var c = sent.from.slice(), cells = [c.slice()];
+      (step.path || []).forEach(function (d) { c = [c[0] + DIRS[d][0], c[1] + DIRS[d][1]]; cells.push(c.slice()); });
+      if (cells[cells.length - 1][0] !== at[0] || cells[cells.length - 1][1] !== at[1]) return;
+      var g = b.robots[me], h = b.centre(at);
+      stage.walk(me, cells.map(function (q) { return q; }), 120 * cells.length);
+      // The walk ends where the server drew the robot: leave no offset behind.
+      setTimeout(function () { if (g) { g.style.transform = ""; g.getAnimations && g.getAnimations().forEach(function (a) { a.cancel(); }); } }, 120 * cells.length + 30);
+      void h;
+    } else if (step.type === "scan" && at) {
+      var fresh = [];
+      for (var k in b.cells) if (b.cells[k].age === "0" && cheb(k.split(",").map(Number), at) <= sent.radius) fresh.push(k.split(",").map(Number));
+      stage.sweep(at, sent.radius || 1, fresh, 600);
+    } else if (step.type === "shoot" && at) {
+      stage.shot({seat: me, from: at, target: step.target, weapon: "gun", hit: true}, 400);
+    }
+  }
+
+  /* ---- The match page: polls, movies and the panel following the board ---- */
+  var page = $("#match");
+  var queue = [], current = null, skipping = false;
+  var HELD = ["panel", "history", "orders"], held = {}, incoming = false;
+  function speed() { var s = $("#speed"); return s ? +s.value || 1 : 1; }
+  function storeSeen(turn) { try { localStorage.setItem("h3-seen-" + page.dataset.match, String(turn)); } catch (e) { /* private mode */ } }
+  function seen() { try { return localStorage.getItem("h3-seen-" + page.dataset.match); } catch (e) { return null; } }
+  function boardTurn() {
+    var svg = $("#board-wrap svg.board"), poll = $("#poll"), f = ordersForm();
+    if (svg && svg.dataset.turn !== undefined) return svg.dataset.turn;
+    if (poll && poll.dataset.since !== undefined) return poll.dataset.since;
+    return f && f.elements.turn ? f.elements.turn.value : null;
+  }
+  function release() {
+    var fresh = [];
+    HELD.forEach(function (id) {
+      var now = document.getElementById(id), next = held[id];
+      if (now && next) { now.replaceWith(next); fresh.push(next); }
+    });
+    held = {};
+    if (window.htmx) fresh.forEach(function (e) { window.htmx.process(e); });
+    news();
+  }
+  function news() {
+    document.querySelectorAll('svg.key use[href^="#g-s"]').forEach(function (u) {
+      var svg = u.closest("svg"); el("circle", {cx: 0, cy: 0, r: 10}, svg); u.remove(); svg.classList.add("ar-key");
+    });
+    var said = $("#progress"), intro = $("#match-progress");
+    if (said && intro) setText(intro, said.textContent.trim().toLowerCase());
+    initPlanner();
+    pollSoon();
+  }
+  function caption(t) {
+    var lines = (t.lines || []).join(" ");
+    if (lines.length > 160) lines = lines.slice(0, 157).replace(/\s+\S*$/, "") + "…";
+    var who = t.seat ? "seat " + t.seat + "'s turn" : "the builds";
+    return "Turn " + t.number + " plays, " + who + (lines ? ": " + lines : ".");
+  }
+  function playFragment(holder, restoring) {
+    var tplStart = $("template.mv-start", holder), tplEnd = $("template.mv-end", holder);
+    var data = JSON.parse($("script", holder).textContent), turns = data.turns;
+    var wrap = $("#board-wrap"), saved = restoring ? wrap.firstElementChild : null;
+    var from = restoring ? null : seen(), k0 = 0;
+    if (from !== null) while (k0 < turns.length && turns[k0].number < +from) k0++;
+    turns = turns.slice(k0);
+    var endSvg = tplEnd ? tplEnd.content.firstElementChild : saved;
+    if (!turns.length) {
+      if (endSvg && !restoring) wrap.replaceChildren(endSvg.cloneNode(true));
+      return next();
+    }
+    wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
+    var b = matchBoard(), cap = $("#caption"), skip = $("#skip");
+    var player = new TurnPlayer(new Stage(b), turns, {speed: speed(), show: function (k) {
+      var t = turns[k];
+      if (cap) { cap.textContent = caption(t); cap.dataset.turn = t.number; }
+    }, done: function () {
+      if (endSvg) wrap.replaceChildren(endSvg === saved ? saved : endSvg.cloneNode(true));
+      current = null;
+      if (!restoring) storeSeen(boardTurn());
+      if (cap) { cap.textContent = restoring ? "Back to the board as it is now." : ""; delete cap.dataset.turn; }
+      next();
+    }});
+    $("#player").hidden = false; $("#player").classList.add("playing"); if (skip) skip.disabled = false;
+    current = player;
+    if (skipping) player.finish(); else player.start(0);
+  }
+  function next() {
+    var fn = queue.shift();
+    if (fn) return fn();
+    skipping = false;
+    var skip = $("#skip"); if (skip) skip.disabled = true;
+    $("#player").classList.remove("playing");
+    release();
+  }
+  function enqueue(fn) { if (current) queue.push(fn); else fn(); }
+  function skipAll() { if (current) { skipping = true; current.finish(); } }
+  /* The turn passed to the others: against bots it comes back in a moment, so the page looks again soon. */
+  function pollSoon() {
+    var poll = $("#poll"), url = poll && poll.getAttribute("hx-get");
+    if (!url || !window.htmx || !page.dataset.viewer || jsonBox()) return;
+    [300, 900, 1800].forEach(function (ms) {
+      setTimeout(function () {
+        var now = $("#poll");
+        if (now && now.getAttribute("hx-get") === url && !current) window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
+      }, ms);
+    });
+  }
+  function initMatchPage() {
+    var skip = $("#skip");
+    if (skip) skip.addEventListener("click", skipAll);
+    keepSpeed(function () { if (current) current.speed = speed(); });
+    $("#player").hidden = false;
+    initBoardInput();
+    document.addEventListener("click", function (e) {
+      var btn = e.target.closest(".replay-turn"); if (!btn) return;
+      var url = $("#history").dataset.movie.replace(/\/0\/movie\/$/, "/" + btn.dataset.turn + "/movie/");
+      fetch(url, {credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (text) {
+        var holder = document.createElement("div"); holder.innerHTML = text;
+        enqueue(function () { playFragment(holder.firstElementChild, true); });
+      });
+    });
+    document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
+    news();
+    playSent();
+    var turn = boardTurn(), last = seen();
+    if (turn !== null && last !== null && +last < +turn && window.htmx && page.dataset.pollUrl) {
+      page.dataset.catchingUp = "1";
+      var caught = function () { setTimeout(function () { delete page.dataset.catchingUp; }, 1500); };
+      var asked = window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
+      if (asked && asked.then) asked.then(caught, caught); else caught();
+    } else if (turn !== null) storeSeen(turn);
+  }
+  if (window.htmx) {
+    window.htmx.config.responseHandling = [{code: "304", swap: false}, {code: "204", swap: false}, {code: "[23]..", swap: true}, {code: "[45]..", swap: false, error: true}];
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!page) return;
+    var movie = $("#movie");
+    if (movie && $("template.mv-start", movie)) {
+      var holder = movie.cloneNode(true); movie.replaceChildren();
+      enqueue(function () { playFragment(holder, false); });
+    }
+    incoming = false;
+    delete page.dataset.catchingUp;
+    if (!current && !queue.length) { storeSeen(boardTurn()); news(); }
+  });
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var text = e.detail && e.detail.serverResponse;
+    incoming = typeof text === "string" && text.indexOf('class="mv-start"') >= 0;
+  });
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var id = e.detail.target && e.detail.target.id;
+    if (!page || HELD.indexOf(id) < 0 || !(incoming || current || queue.length)) return;
+    e.detail.shouldSwap = false;
+    held[id] = e.detail.fragment.firstElementChild;
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail && e.detail.target && e.detail.target.id === "history") document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
+  });
+
+  function tick() {
+    document.querySelectorAll("time.countdown").forEach(function (t) {
+      var l = Date.parse(t.getAttribute("datetime")) - Date.now();
+      var s = Math.max(0, Math.round(l / 1000)), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+      t.textContent = "in " + (h ? h + " h " : "") + m + " min " + ("0" + (s % 60)).slice(-2) + " s";
+    });
+  }
+  tick();
+  setInterval(tick, 1000);
+  function keepSpeed(changed) {
+    var sp = $("#speed"); if (!sp) return;
+    try { var kept = localStorage.getItem("h3-speed"); if (kept && sp.querySelector('option[value="' + kept + '"]')) sp.value = kept; } catch (e) { /* private mode */ }
+    sp.addEventListener("change", function () {
+      changed();
+      try { localStorage.setItem("h3-speed", sp.value); } catch (e) { /* private mode */ }
+    });
+  }
+
+  /* ---- The replay page: the match turn by turn, each turn's board the server's ---- */
+  /* Board k is the board after k turns: 0 the start, N the end; between, the board
+     before turn k, which the turn's movie fragment carries with its steps' events. */
+  function initReplay(root) {
+    var N = +root.dataset.turns, bar = $("#scrub"), play = $("#play"), cap = $("#caption"), out = $("#scrub-turn");
+    var wrap = $("#board-wrap"), boards = {}, steps = {}, asked = {}, want = N, player = null, shownK = N;
+    boards[0] = $("#replay-start").content.firstElementChild;
+    boards[N] = wrap.firstElementChild;
+    function movieUrl(k) { return root.dataset.movie.replace(/\/0\/movie\/$/, "/" + k + "/movie/"); }
+    function load(k) {
+      if (k < 0 || k >= N) return Promise.resolve();
+      if (!asked[k]) {
+        asked[k] = fetch(movieUrl(k), {credentials: "same-origin"}).then(function (r) {
+          if (!r.ok) throw new Error("turn " + k + ": " + r.status);
+          return r.text();
+        }).then(function (text) {
+          var holder = document.createElement("div"); holder.innerHTML = text;
+          var start = $("template.mv-start", holder), data = JSON.parse($("script", holder).textContent);
+          if (k > 0) boards[k] = start.content.firstElementChild;
+          steps[k] = data.turns;
+        }).catch(function (err) { delete asked[k]; throw err; });
+      }
+      return asked[k];
+    }
+    function label(k) {
+      setText(out, k + " of " + N);
+      bar.value = k;
+      bar.setAttribute("aria-valuetext", k === 0 ? "the start" : k === N ? "the end, after turn " + (N - 1) : "after turn " + (k - 1));
+    }
+    function show(k) {
+      want = k; label(k);
+      return load(k).then(function () {
+        if (want !== k || !boards[k]) return;
+        wrap.replaceChildren(boards[k].cloneNode(true));
+        shownK = k;
+        setText(cap, k === 0 ? "The start, before turn 0." : k === N ? "The end of the match, after turn " + (N - 1) + "." : "The board after turn " + (k - 1) + ".");
+      });
+    }
+    function stop() {
+      if (player) { player.playing = false; player = null; }
+      play.textContent = "Play"; play.setAttribute("aria-pressed", "false");
+    }
+    function playFrom(k) {
+      if (k >= N) { stop(); return; }
+      Promise.all([show(k), load(k + 1)]).then(function () {
+        if (!player || player.wanted !== k) return;
+        load(k + 2).catch(function () { /* asked again when needed */ });
+        var list = steps[k] || [];
+        var turn = new TurnPlayer(new Stage(new Board($("svg.board", wrap))), list.length ? list : [{events: [], turn_ms: 0}], {speed: +$("#speed").value || 1, show: function (i) {
+          if (list[i]) setText(cap, caption(list[i]));
+        }, done: function () {
+          if (!player || player.wanted !== k) return;
+          player.wanted = k + 1;
+          if (k + 1 >= N) { show(N); stop(); return; }
+          playFrom(k + 1);
+        }});
+        player.turn = turn;
+        turn.start(0);
+      }).catch(function () { setText(cap, "The replay could not fetch turn " + k + "; press Play to try again."); stop(); });
+    }
+    function toggle() {
+      if (player) { if (player.turn) player.turn.playing = false; stop(); show(shownK); return; }
+      var from = +bar.value >= N ? 0 : +bar.value;
+      player = {wanted: from, playing: true};
+      play.textContent = "Pause"; play.setAttribute("aria-pressed", "true");
+      playFrom(from);
+    }
+    function halt() { if (player) { if (player.turn) player.turn.playing = false; stop(); } }
+    play.addEventListener("click", toggle);
+    bar.addEventListener("input", function () { halt(); show(+bar.value); });
+    $("#prev").addEventListener("click", function () { halt(); show(Math.max(0, shownK - 1)); });
+    $("#next").addEventListener("click", function () { halt(); show(Math.min(N, shownK + 1)); });
+    keepSpeed(function () { if (player && player.turn) player.turn.speed = +$("#speed").value || 1; });
+    root.addEventListener("keydown", function (e) {
+      if (e.key === " " && !e.target.closest("button, select")) { e.preventDefault(); toggle(); }
+    });
+    [bar, play, $("#prev"), $("#next")].forEach(function (c) { c.disabled = N === 0 && c !== bar; });
+    bar.disabled = false;
+    label(N);
+    root.dataset.ready = "1";
+  }
+
+  if (page && $("#board-wrap svg.board")) {
+    initMatchPage();
+    // The planner as the board holds it: for the browser tests and the console.
+    window.arenaPlan = function () {
+      var b = matchBoard(), me = b ? myRobot(b, planner.seat) : null;
+      return {phase: planner.phase, mode: planner.mode, build: chosenParts(), robot: me, playing: !!current};
+    };
+  }
+  var replay = $("#replay-turns");
+  if (replay) initReplay(replay);
+})();
