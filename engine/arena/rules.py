@@ -118,6 +118,7 @@ def new_game(*, seed: int, seats: int = 2, rounds: int = DEFAULT_ROUNDS) -> dict
         "width": WIDTH,
         "height": HEIGHT,
         "phase": "build",
+        "players": [{"seat": s} for s in range(1, seats + 1)],
         "obstacles": place_obstacles(seed),
         "robots": robots,
         "knowledge": {str(s): {} for s in range(1, seats + 1)},
@@ -174,6 +175,10 @@ def parse(state: Any) -> dict[str, Any]:
     robots = state["robots"]
     if not isinstance(robots, list) or len(robots) not in SEAT_COUNTS:
         raise StateError("The arena has 2 to 4 robots.")
+    if state.get("players", [{"seat": r + 1} for r in range(len(robots))]) != [
+        {"seat": r + 1} for r in range(len(robots))
+    ]:
+        raise StateError("players lists each seat, one per robot.")
     obstacles = state["obstacles"]
     if not isinstance(obstacles, list) or any(
         not isinstance(c, list) or len(c) != 2 or not all(_int(v) for v in c) for c in obstacles
@@ -206,7 +211,9 @@ def parse(state: Any) -> dict[str, Any]:
         raise StateError("awaiting is a list of seats.")
     if state["phase"] == "play" and not state["over"] and len(awaiting) != 1:
         raise StateError("In play one seat is awaited.")
-    return copy.deepcopy(state)
+    current = copy.deepcopy(state)
+    current.setdefault("players", [{"seat": r + 1} for r in range(len(robots))])
+    return current
 
 
 def robot_of(state: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -557,7 +564,18 @@ def scores(state: Any) -> dict[str, int | float]:
 
 # --- what a seat knows ------------------------------------------------------------------
 
-PUBLIC = ("ruleset", "width", "height", "phase", "round", "rounds", "turn", "step", "awaiting")
+PUBLIC = (
+    "ruleset",
+    "width",
+    "height",
+    "phase",
+    "players",
+    "round",
+    "rounds",
+    "turn",
+    "step",
+    "awaiting",
+)
 
 
 def view(state: Any, seat: int | None) -> dict[str, Any]:
@@ -572,7 +590,6 @@ def view(state: Any, seat: int | None) -> dict[str, Any]:
     if seat not in current["awaiting"]:
         out["step"] = 0  # how many steps another seat's turn has taken is its own
     out.update(
-        seats=len(current["robots"]),
         robots=[robot_of(current, seat)],
         knowledge={str(seat): current["knowledge"][str(seat)]},
         scores={str(seat): current["scores"][str(seat)]},
