@@ -19,8 +19,8 @@ def blob(value: object) -> str:
 
 
 def unseen_variants(state: dict, seat: int) -> list[dict]:
-    """States that differ from `state` only in what `seat` has not scanned: the other
-    robots' places (off its scanned cells), parts and health, obstacles never scanned,
+    """States that differ from `state` only in what `seat` does not know: the other
+    robots' places now, parts and health, obstacles never scanned,
     other seats' knowledge, and the seed."""
     known = state["knowledge"][str(seat)]
     own = state["robots"][seat - 1]
@@ -44,7 +44,8 @@ def unseen_variants(state: dict, seat: int) -> list[dict]:
         for robot in other["robots"]:
             if robot["seat"] == seat:
                 continue
-            free = [c for c in unknown if (c[0], c[1]) not in taken]
+            # where it stands now is never known: a scan shows where it was
+            free = [[x, y] for x in range(10) for y in range(10) if (x, y) not in taken]
             robot["x"], robot["y"] = rng.choice(free)
             taken.add((robot["x"], robot["y"]))
             parts = rng.choice([["gun"], ["cannon", "engine3"], ["radar3", "shield2"]])
