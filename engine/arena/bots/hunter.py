@@ -1,4 +1,5 @@
-"""The `hunter` bot: a fast, far-seeing gunner.
+"""The `hunter` bot: a far-seeing gunner (engine1, gun, radar3: it sees almost the whole
+arena from wherever it stands).
 
 Each turn it scans wherever it stands, shoots an enemy its scan shows within reach,
 and otherwise walks (only through cells its scans of this turn show free) toward the
@@ -14,7 +15,7 @@ from typing import Any
 from engine.arena.bots.sight import Cell, Sight
 from engine.arena.rules import WEAPON_RANGE, distance
 
-BUILD = ["engine2", "gun", "radar2"]
+BUILD = ["engine1", "gun", "radar3"]
 # Cells not seen for this many whole turns are worth looking at again.
 STALE_TURNS = 8
 # At most this share of its health left, it backs away from the enemies it sees.
