@@ -189,6 +189,10 @@ SCENARIOS: dict[str, tuple[Scenario, ...]] = {
     # and respawns. Four seats play 30 rounds of four turns (fewer while a seat is
     # dead); the bench starts about round 10.
     "skyport": (Scenario("generated, 4 seats", 4, {}, "prospector", 37, 50),),
+    # An arena step costs most once the hunters have met: scans over a wide radar,
+    # shots, damage and destruction. From turn 12 (the fourth round) most of them have
+    # found someone; each resolution timed is one step.
+    "arena": (Scenario("hunters, 4 seats", 4, {}, "hunter", 12, 100),),
 }
 
 
