@@ -110,7 +110,9 @@ def test_the_lobby_has_a_card_per_game_with_its_picture_seats_length_and_rules(p
         assert f'href="/games/{name}/"' in card
         assert f'<input type="hidden" name="game" value="{name}">' in card
         # "Play now" fills the game's usual seats: four in Helium 3, two in Halite.
-        bots = {"halite": "one bot", "skyport": "one bot"}.get(name, "three bots")
+        bots = {"halite": "one bot", "skyport": "one bot", "arena": "one bot"}.get(
+            name, "three bots"
+        )
         assert f"Play now against {bots}" in card
 
 
