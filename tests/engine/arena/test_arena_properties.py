@@ -77,7 +77,7 @@ def test_properties_every_resolution_keeps_the_rules_invariants(seed: int, bots:
 def test_properties_events_show_a_seat_only_its_own_scans_moves_and_shots(
     seed: int, bots: list[str]
 ) -> None:
-    for before, _, applied in entries(seed, bots):
+    for _, _, applied in entries(seed, bots):
         for seat in range(1, len(bots) + 1):
             for event in engine.events_view(applied.events, seat, ruleset="arena"):
                 if event["type"] in ("scan", "move", "shot"):
