@@ -312,8 +312,10 @@ def post_orders(request: HttpRequest, match_id: int) -> Status[dict]:
     data = _orders_body(request)
     if data.get("seat", seat.number) != seat.number:
         raise ApiError(403, "not_your_seat", f"You play seat {seat.number} in this match.")
-    if services.ruleset_has_steps(match.ruleset) and "step_no" not in data:
-        # So that a repeated post of the same step is recognised as a repeat.
+    stepping = services.ruleset_has_steps(match.ruleset) and match.to_move is not None
+    if stepping and "step_no" not in data:
+        # So that a repeated post of the same step is recognised as a repeat (a setup
+        # phase at once, such as the arena's build, is not made of steps).
         raise ApiError(400, "bad_shape", "A turn of this game has steps: send 'step_no'.")
     row = services.orders_submit(
         match_id=match.pk, user=_user(request), turn=data["turn"], orders=data, api=True
