@@ -206,6 +206,17 @@ def parse(state: Any) -> dict[str, Any]:
     knowledge = state["knowledge"]
     if not isinstance(knowledge, dict) or set(knowledge) != {str(r["seat"]) for r in robots}:
         raise StateError("knowledge has an entry for each seat.")
+    if any(not isinstance(k, dict) for k in knowledge.values()):
+        raise StateError("Each seat's knowledge is an object of cells.")
+    scores = state["scores"]
+    if (
+        not isinstance(scores, dict)
+        or set(scores) != set(knowledge)
+        or any(not _int(v) for v in scores.values())
+    ):
+        raise StateError("scores has each seat's health.")
+    if not isinstance(state["winners"], list) or any(not _int(s) for s in state["winners"]):
+        raise StateError("winners is a list of seats.")
     awaiting = state["awaiting"]
     if not isinstance(awaiting, list) or any(not _int(s) for s in awaiting):
         raise StateError("awaiting is a list of seats.")

@@ -346,3 +346,24 @@ def test_arena_an_inconsistent_state_is_bad_state() -> None:
     with pytest.raises(EngineError) as caught:
         play(state, "end")
     assert caught.value.code == "bad_state"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("scores", None), ("scores", {"1": "a", "2": 1}), ("knowledge", {"1": {}, "2": []}),
+     ("winners", "x"), ("robots", [1, 2]), ("obstacles", [[1]]), ("phase", "dance")],
+)  # fmt: skip
+def test_arena_a_malformed_state_is_bad_state_for_every_entry_point(
+    field: str, value: object
+) -> None:
+    state = built(["radar1"], [], obstacles=OPEN)
+    state[field] = value
+    for call in (
+        lambda: engine.view(state, 1),
+        lambda: engine.scores(state),
+        lambda: engine.awaiting(state),
+        lambda: play(state, "end"),
+    ):
+        with pytest.raises(EngineError) as caught:
+            call()
+        assert caught.value.code == "bad_state"
