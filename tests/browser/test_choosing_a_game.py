@@ -15,12 +15,12 @@ from django.conf import settings
 from django.test import Client
 from game_factories import UserFactory
 from playwright.sync_api import Browser, Page, expect
-from site_support import drain
+from site_support import play_out
 
 import engine
 from games import catalog, services
 from games.forms import bot_label
-from games.models import Match, Seat
+from games.models import Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,14 +59,7 @@ def finished_match(user: Any, name: str) -> Match:
         ruleset=name,
         options=shortest,
     )
-    for _ in range(500):
-        drain(match, emails=False)
-        if match.status == Match.Status.FINISHED:
-            return match
-        seat = Seat.objects.get(match=match, number=match.to_move)
-        services.orders_submit(match_id=match.pk, user=user, turn=match.turn_number, actions=[])
-        assert seat.user == user
-    raise AssertionError("the match did not finish")
+    return play_out(match)
 
 
 def test_a_remake_match_is_made_from_the_form_and_lands_on_its_page(

@@ -43,6 +43,29 @@ def drain(match: Match | None = None, *, emails: bool = True, limit: int = 1000)
     return resolved
 
 
+def play_out(match: Match, *, limit: int = 500) -> Match:
+    """Play a match to its end: every person awaited passes (the engine's default
+    orders: one seat, every seat of a turn at once, or a step), the bots play."""
+    import engine
+    from games.models import Seat
+
+    for _ in range(limit):
+        drain(match, emails=False)
+        if match.status == Match.Status.FINISHED:
+            return match
+        assert match.state is not None
+        awaited = engine.awaiting(match.state)
+        for seat in Seat.objects.filter(match=match, number__in=awaited, user__isnull=False):
+            passing = engine.default_orders(match.state, seat.number)
+            services.orders_submit(
+                match_id=match.pk,
+                user=seat.user,
+                turn=match.turn_number,
+                orders={k: v for k, v in passing.items() if k not in ("seat", "turn")},
+            )
+    raise AssertionError(f"match {match.pk} did not finish in {limit} rounds of play")
+
+
 def wait_for(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
