@@ -92,6 +92,15 @@ def _your_orders(match: Match, seat: Seat | None, turn: Turn | None) -> dict[str
     return row.orders if row is not None and turn.status != Turn.Status.RESOLVED else None
 
 
+def _scores(match: Match, view: dict[str, Any] | None) -> dict[str, Any]:
+    """The scores the caller may know: its view's, else (a view without them) the state's."""
+    if view is None or match.state is None:
+        return {}
+    if isinstance(view.get("scores"), dict):
+        return dict(view["scores"])
+    return dict(engine.scores(match.state))
+
+
 def match_out(match: Match, seat: Seat | None) -> dict[str, Any]:
     """GET /matches/ID/'s body, built from the caller's view only."""
     viewer = seat.number if seat is not None else None
@@ -115,7 +124,8 @@ def match_out(match: Match, seat: Seat | None) -> dict[str, Any]:
         "deadline": turn.deadline_at if turn is not None else None,
         "state": state,
         "awaiting": engine.awaiting(match.state) if match.state is not None else [],
-        "scores": engine.scores(match.state) if match.state is not None else {},
+        # The view's own scores: a game with fog (the arena) shows a seat its own only.
+        "scores": _scores(match, state),
         "step": engine.step(match.state) if match.state is not None else 0,
         "your_orders": your_orders,
         "last_events": (
