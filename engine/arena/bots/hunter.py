@@ -69,14 +69,16 @@ def _approach(sight: Sight, goal: Cell, reach: int) -> list[str] | None:
     far = _distances(sight, goal)
     unknown = len(far) + sight.width * sight.height
 
-    def score(cell: Cell) -> int:
+    def score(cell: Cell) -> tuple[int, int]:
+        """0 within reach; else the walking distance, then (among cells as near by
+        walking) the distance as the gun reaches, diagonally."""
         if 0 < distance(cell, goal) <= reach:
-            return 0
-        return far.get(cell, unknown)
+            return (0, 0)
+        return (far.get(cell, unknown), distance(cell, goal))
 
     paths = sight.reachable()
     best = min(paths, key=lambda c: (score(c), len(paths[c]), c))
-    if score(best) >= score(sight.at) or not paths[best]:
+    if score(best) >= score(sight.at):
         return None
     return paths[best]
 

@@ -11,6 +11,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from arena_helpers import built, place
+from arena_helpers import play as play_step
 from helpers import engine_cli
 
 import engine
@@ -254,3 +256,77 @@ def test_the_tournament_command_prints_the_arena_table() -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "hunter vs 3 random (4 seats, hunter's seat rotates)" in done.stdout
+
+
+# -- the hunter's plan, step by step ------------------------------------------------------
+
+HUNTER = ["engine1", "gun", "radar3"]
+
+
+def hunter_step(state: State) -> dict[str, Any]:
+    orders = engine.bot_orders("hunter", state, 1)
+    engine.check(state, orders)
+    step: dict[str, Any] = orders["step"]
+    return step
+
+
+def duel(x: int, y: int, ex: int, ey: int) -> State:
+    """Seat 1 (the hunter's build) at (x, y), seat 2 at (ex, ey), no obstacles; seat 1 plays."""
+    state = built(HUNTER, ["engine1", "gun", "radar1"], obstacles=[])
+    return place(place(state, 1, x, y), 2, ex, ey)
+
+
+def end_of(state: State, step: dict[str, Any]) -> tuple[int, int]:
+    x, y = state["robots"][0]["x"], state["robots"][0]["y"]
+    for direction in step["path"]:
+        dx, dy = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}[direction]
+        x, y = x + dx, y + dy
+    return x, y
+
+
+def far(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def test_the_hunter_builds_a_far_radar_a_gun_and_an_engine() -> None:
+    assert engine.bot_orders("hunter", new(1, 2), 1)["build"] == HUNTER
+
+
+def test_the_hunter_scans_then_shoots_an_enemy_in_reach_then_ends_its_turn() -> None:
+    state = duel(2, 2, 4, 5)
+    assert hunter_step(state) == {"type": "scan"}
+    state = play_step(state, "scan")
+    assert hunter_step(state) == {"type": "shoot", "target": [4, 5]}
+    state = play_step(state, "shoot", target=[4, 5])
+    state["robots"][0]["steps_left"] = 0
+    assert hunter_step(state) == {"type": "end"}
+
+
+def test_the_hunter_walks_toward_an_enemy_it_sees_out_of_reach() -> None:
+    state = play_step(duel(1, 1, 7, 7), "scan")
+    step = hunter_step(state)
+    assert step["type"] == "move" and len(step["path"]) == 2
+    assert end_of(state, step) == (2, 2)  # diagonally: nearer as the gun reaches
+    state = play_step(state, "move", path=step["path"])
+    assert hunter_step(state) == {"type": "scan"}
+
+
+def test_the_hunter_explores_toward_cells_it_has_not_seen_when_it_sees_no_one() -> None:
+    state = play_step(duel(0, 0, 9, 9), "scan")  # its radar sees x and y 0..6: no one
+    unseen = [(x, y) for y in range(10) for x in range(10) if x > 6 or y > 6]
+    step = hunter_step(state)
+    assert step["type"] == "move" and len(step["path"]) == 2
+    to = end_of(state, step)
+    assert min(far(to, c) for c in unseen) == min(far((0, 0), c) for c in unseen) - 2
+
+
+def test_a_hurt_hunter_backs_away_from_the_enemy_it_sees() -> None:
+    state = duel(4, 4, 6, 6)
+    state["robots"][0].update(health=3, shot=True)
+    state = play_step(state, "scan")
+    step = hunter_step(state)
+    assert step["type"] == "move"
+    assert far(end_of(state, step), (6, 6)) > 2
+    state["robots"][0]["health"] = 10
+    step = hunter_step(state)
+    assert step["type"] == "end" or far(end_of(state, step), (6, 6)) <= 2
