@@ -366,14 +366,19 @@ def test_a_player_sees_only_its_own_knowledge(playing, player, opponent):
 def test_a_seen_robot_stands_where_the_scan_showed_it_with_its_age(playing, player, opponent):
     # Seat 2 walks next to seat 1's corner; seat 1 scans it, then the turn moves on.
     state = playing.state
-    state["robots"][1].update(x=2, y=2)
+    # A free cell within seat 1's radar (the obstacles are the match's seed's).
+    blocked = {tuple(c) for c in state["obstacles"]}
+    x, y = next(
+        (x, y) for x, y in ((2, 2), (3, 1), (1, 3), (2, 3), (3, 2)) if (x, y) not in blocked
+    )
+    state["robots"][1].update(x=x, y=y)
     Match.objects.filter(pk=playing.pk).update(state=state)
     _step(client_for(player), playing, step="scan")
     html = _page(client_for(player), playing)
     seen = re.search(
-        r'<g class="ar-robot seen seat-2"[^>]*data-x="2" data-y="2" data-age="0"', html
+        rf'<g class="ar-robot seen seat-2"[^>]*data-x="{x}" data-y="{y}" data-age="0"', html
     )
-    assert seen and "seat 2's robot at (2, 2)" in unescape(html)
+    assert seen and f"seat 2's robot at ({x}, {y})" in unescape(html)
     _step(client_for(player), playing, step="end")
     _step(client_for(opponent), playing, step="end")
     html = _page(client_for(player), playing)

@@ -68,6 +68,7 @@ def planner_hints(view: dict[str, Any]) -> dict[str, Any] | None:
             "x": own.get("x"),
             "y": own.get("y"),
             "health": own.get("health"),
+            "max_health": own.get("max_health"),
             "steps_left": own.get("steps_left"),
             "shot": own.get("shot"),
             "reload": own.get("reload"),

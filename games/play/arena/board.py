@@ -237,6 +237,13 @@ def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> S
             continue
         health = (int(robot.get("health", 0)), int(robot.get("max_health") or 1))
         extra = f' data-health="{health[0]}"'
+        if not everything:  # the viewer's own robot: what the board script plans from
+            own_parts = escape(" ".join(str(p) for p in robot.get("parts") or []))
+            extra += (
+                f' data-parts="{own_parts}" data-steps-left="{int(robot.get("steps_left") or 0)}" '
+                f'data-shot="{"true" if robot.get("shot") else "false"}" '
+                f'data-reload="{int(robot.get("reload") or 0)}"'
+            )
         css = "ar-robot" if everything else "ar-robot own"
         robots.append(_robot(css, seat, int(robot["x"]), int(robot["y"]), extra, health))
     for seat, (x, y, turns) in sorted(last_seen(view).items()):

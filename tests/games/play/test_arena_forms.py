@@ -87,7 +87,7 @@ def test_the_hints_hold_the_viewers_own_robot_and_nothing_for_a_spectator():
     hints = shown.hints(engine.view(state, 1))
     assert hints is not None and hints["seat"] == 1 and hints["capacity"] == 10
     assert hints["robot"] == {
-        "x": 0, "y": 0, "health": 10, "steps_left": 4, "shot": False, "reload": 0,
+        "x": 0, "y": 0, "health": 10, "max_health": 10, "steps_left": 4, "shot": False, "reload": 0,
         "parts": ["engine2", "radar1", "cannon"], "radar": 1, "weapons": {"cannon": 1},
     }  # fmt: skip
     assert "gun" not in repr(hints["robot"]) and shown.hints(engine.view(state, None)) is None
