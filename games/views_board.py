@@ -218,14 +218,16 @@ def movie_context(
     over = match.status == Match.Status.FINISHED
     rows = list(
         Resolution.objects.filter(match=match, turn_number__gte=first - 1, turn_number__lte=last)
-        .order_by("turn_number")
+        .order_by("turn_number", "step")
         .only("turn_number", "seat", "events", "turn_ms", "state")
     )
     if first == 0:
         initial = Match.objects.filter(pk=match.pk).values_list("initial_state", flat=True).first()
         start_state = initial
     else:
-        start_state = rows[0].state if rows and rows[0].turn_number == first - 1 else None
+        # A turn of steps has a row per step: the board before turn `first` is its last.
+        before = [r for r in rows if r.turn_number == first - 1]
+        start_state = before[-1].state if before else None
     played = [r for r in rows if r.turn_number >= first]
     if start_state is None or not played:
         raise Http404("No such turn.")
@@ -294,8 +296,13 @@ def _poll_answer(
     context = {"page": page, "match": match, "seat": seat, **board_context(page)}
     context.update(orders_context(page))
     since = _int_param(request.GET.get("since"), -1, low=-1)
-    if page.view is not None and 0 <= since < int(page.view["turn"]):
-        last = int(page.view["turn"]) - 1
+    upto = int(page.view["turn"]) if page.view is not None else 0
+    if page.view is not None and page.view["over"]:
+        # A match of steps may end within a turn (the arena's last robot destroyed):
+        # that turn's steps are played too.
+        upto += Resolution.objects.filter(match=match, turn_number=upto).exists()
+    if page.view is not None and 0 <= since < upto:
+        last = upto - 1
         first = max(since, last - MOVIE_MAX_TURNS + 1)
         seat_number = seat.number if seat is not None else None
         context.update(movie_context(match, seat_number, first, last, with_end=True))
