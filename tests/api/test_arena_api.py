@@ -34,7 +34,10 @@ def offline() -> dict[str, Any]:
     """The match the programs will play, played by the engine alone on each seat's view."""
     state = engine.new_game(ruleset="arena", seed=SEED, seats=2, options=OPTIONS)
     while not state["over"]:
-        orders = [engine.bot_orders(BOTS[seat], state, seat) for seat in engine.awaiting(state)]
+        orders = [
+            engine.bot_orders(BOTS[seat], engine.view(state, seat), seat)
+            for seat in engine.awaiting(state)
+        ]
         state = engine.apply(state, orders if len(orders) > 1 else orders[0]).state
     return state
 

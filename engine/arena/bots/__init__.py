@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.arena.bots import hunter, random_bot
 from engine.arena.bots.sight import Sight
-from engine.errors import OrdersError, ShapeError
+from engine.errors import OrdersError, ShapeError, StateError
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +67,26 @@ def bot_orders(name: str, state: Any, seat: int) -> dict[str, Any]:
     from engine.arena import RULESET  # the package imports its bots: import it late
 
     bot = _bot(name)  # an unknown name is the first thing wrong, whatever the state
-    seen = RULESET.view(state, seat)  # the seat's knowledge only; a bad state is a StateError
-    if seen["over"]:
+    if isinstance(state, dict) and state.get("viewer") == seat and "obstacles" not in state:
+        # Already the seat's own view (a program of the bot API has nothing else): it
+        # holds no seed, so the bot's chance comes from the bot, turn, step and seat.
+        seen = state
+        robots = seen.get("robots")
+        if not isinstance(robots, list) or not any(
+            isinstance(r, dict) and r.get("seat") == seat for r in robots
+        ):
+            raise StateError(f"The view of seat {seat} holds no robot of its own.")
+    else:
+        seen = RULESET.view(state, seat)  # the seat's knowledge only; a bad state is a StateError
+    if seen.get("over"):
         raise OrdersError("match_over", "The match is over; no more orders are taken.")
-    if seat not in seen["awaiting"]:
+    awaiting = seen.get("awaiting")
+    if not isinstance(awaiting, list) or seat not in awaiting:
         raise OrdersError("not_your_turn", f"Seat {seat} is not awaited this turn.")
-    sight = Sight.from_view(seen, seat)
+    try:
+        sight = Sight.from_view(seen, seat)
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise StateError(f"The view of seat {seat} is not one the arena gives: {error}.") from None
     rng = bot_rng(name, state, seat)
     if sight.phase == "build":
         return {"seat": seat, "turn": sight.turn, "build": bot.build(sight, rng)}

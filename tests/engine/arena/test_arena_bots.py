@@ -330,3 +330,23 @@ def test_a_hurt_hunter_backs_away_from_the_enemy_it_sees() -> None:
     state["robots"][0]["health"] = 10
     step = hunter_step(state)
     assert step["type"] == "end" or far(end_of(state, step), (6, 6)) <= 2
+
+
+@pytest.mark.parametrize("name", ["random", "hunter"])
+def test_a_bot_plays_from_the_seats_own_view_as_a_program_of_the_api_would(name: str) -> None:
+    state = engine.new_game(ruleset="arena", seed=7, seats=2)
+    for _ in range(60):
+        if state["over"]:
+            break
+        awaited = engine.awaiting(state)
+        orders = [engine.bot_orders(name, engine.view(state, s), s) for s in awaited]
+        for seat, given in zip(awaited, orders, strict=True):
+            engine.check(state, given)
+            # The same view gives the same orders: chance from the bot, turn, step and seat.
+            assert engine.bot_orders(name, engine.view(state, seat), seat) == given
+        state = engine.apply(state, orders if len(orders) > 1 else orders[0]).state
+
+
+def test_a_view_that_is_not_the_arenas_is_a_state_error_not_a_crash() -> None:
+    with pytest.raises(engine.EngineError):
+        engine.bot_orders("hunter", {"viewer": 1, "awaiting": [1], "ruleset": "arena"}, 1)
