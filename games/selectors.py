@@ -173,10 +173,17 @@ class PageVersion:
     match: Match  # not a full row: pk, status, turn_number, public, created_by, created_at, ruleset
     turn: Turn | None  # the live turn's status and deadline_at; None when not live
     seat: Seat | None  # the viewer's seat: number and standin_bot only
+    # Steps resolved in the current turn (a turn of steps; 0 otherwise). Only a
+    # spectator's page follows them: a seat's view hides another seat's steps.
+    steps: int = 0
 
     @property
     def standin(self) -> str | None:
         return self.seat.standin_bot if self.seat is not None else None
+
+    @property
+    def steps_seen(self) -> int:
+        return self.steps if self.seat is None else 0
 
 
 def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> PageVersion | None:
@@ -187,10 +194,12 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
     """
     if not 0 < match_id < 2**63:  # no such id: the ORM's range check, done by hand
         return None
-    match_t, turn_t, seat_t = (m._meta.db_table for m in (Match, Turn, Seat))
+    match_t, turn_t, seat_t, res_t = (m._meta.db_table for m in (Match, Turn, Seat, Resolution))
     sql = (
         f"SELECT m.status, m.turn_number, m.public, m.created_by_id, m.created_at, m.ruleset,"
-        f" t.id, t.status, t.deadline_at, s.number, s.standin_bot"
+        f" t.id, t.status, t.deadline_at, s.number, s.standin_bot,"
+        f" (SELECT COUNT(*) FROM {res_t} r"
+        f"  WHERE r.match_id = m.id AND r.turn_number = m.turn_number)"
         f" FROM {match_t} m"
         f" LEFT JOIN {turn_t} t ON t.match_id = m.id AND t.number = m.turn_number"
         f" LEFT JOIN {seat_t} s ON s.match_id = m.id AND s.user_id = %s"
@@ -213,6 +222,7 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
         "turn_deadline",
         "seat_number",
         "seat_standin",
+        "steps",
     )
     row = dict(zip(names, found, strict=True))
     for name in ("created_at", "turn_deadline"):
@@ -246,7 +256,7 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
     seat = None
     if row["seat_number"] is not None:
         seat = Seat(match_id=match_id, number=row["seat_number"], standin_bot=row["seat_standin"])
-    return PageVersion(match=match, turn=turn_row, seat=seat)
+    return PageVersion(match=match, turn=turn_row, seat=seat, steps=int(row["steps"] or 0))
 
 
 @dataclass

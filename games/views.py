@@ -244,6 +244,7 @@ def _page_key(request: HttpRequest, version: selectors.PageVersion, viewer: View
         match.turn_number,
         version.turn.status if version.turn is not None else None,
         version.standin,
+        version.steps_seen,
     )
     who = viewer.pk if viewer.is_authenticated else "anon"
     query = hashlib.sha256(request.META.get("QUERY_STRING", "").encode()).hexdigest()[:16]

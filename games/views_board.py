@@ -62,18 +62,29 @@ def _watching(request: HttpRequest, match_id: int) -> tuple[Match, list[Seat], S
     return match, seats, seat
 
 
-def poll_token(status: str, turn_number: int, turn_status: str | None, standin: str | None) -> str:
-    """What the poll compares: anything that changes the page changes one of these."""
-    return f"{status}.{turn_number}.{turn_status or '-'}.{standin or '-'}"
+def poll_token(
+    status: str, turn_number: int, turn_status: str | None, standin: str | None, steps: int = 0
+) -> str:
+    """What the poll compares: anything that changes the page changes one of these
+    (`steps`: the steps resolved in a turn of steps, which a spectator's page shows)."""
+    token = f"{status}.{turn_number}.{turn_status or '-'}.{standin or '-'}"
+    return f"{token}.{steps}" if steps else token
 
 
 def page_token(page: selectors.MatchPage) -> str:
     match = page.match
+    steps = 0
+    if page.seat is None and match.state is not None:
+        try:
+            steps = engine.step(match.state)
+        except engine.EngineError:
+            steps = 0
     return poll_token(
         match.status,
         match.turn_number,
         page.turn.status if page.turn is not None else None,
         page.seat.standin_bot if page.seat is not None else None,
+        steps,
     )
 
 
@@ -271,7 +282,7 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
         services.seat_seen(match=version.match, user_id=viewer.pk)  # the player is here
     status, turn_number = version.match.status, version.match.turn_number
     turn_status = version.turn.status if version.turn is not None else None
-    token = poll_token(status, turn_number, turn_status, version.standin)
+    token = poll_token(status, turn_number, turn_status, version.standin, version.steps_seen)
     if request.GET.get("v") == token:
         response: HttpResponse = HttpResponseNotModified()
         response["Cache-Control"] = "no-store"

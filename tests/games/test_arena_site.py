@@ -481,14 +481,13 @@ def test_a_page_drawn_before_a_step_is_not_shown_again_after_it(playing, player)
     assert again.count("ar-cell k-unknown") == 100 - 16
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the match page's cache key and the poll's token (views.py, views_board.poll_token) "
-    "hold the turn, not the step: a step within a turn leaves a spectator's page as it was",
-)
 def test_a_spectator_sees_a_step_as_soon_as_it_is_taken(playing, player, spectator):
     watcher = client_for(spectator)
-    _page(watcher, playing)  # drawn, and perhaps kept, before the step
+    before = _page(watcher, playing)  # drawn, and perhaps kept, before the step
+    token = re.search(r"\?v=([^&]+)&amp;", before)
+    assert token is not None
+    poll = reverse("games:match-poll", args=[playing.pk])
+    assert watcher.get(f"{poll}?v={token.group(1)}&since=1").status_code == 304
     free = _free_path(playing.state)
     assert _step(client_for(player), playing, step="move", path=free[0]).status_code == 302
     playing.refresh_from_db()
