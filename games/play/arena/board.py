@@ -74,8 +74,10 @@ def _cell_key(key: Any) -> tuple[int, int] | None:
 
 
 def _everything(view: dict[str, Any]) -> bool:
-    """Whether the view is the full state: a spectator's, or anyone's once over."""
-    return view.get("viewer") is None or bool(view.get("over"))
+    """Whether the view is the full state: a spectator's, anyone's once over, or a past
+    state of a finished match (its record is public; only the full state, never a
+    seat's view, holds the obstacles)."""
+    return view.get("viewer") is None or bool(view.get("over")) or "obstacles" in view
 
 
 def cells_known(view: dict[str, Any]) -> dict[tuple[int, int], tuple[str, int | None, str]]:

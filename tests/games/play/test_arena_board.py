@@ -96,6 +96,19 @@ def test_a_spectator_sees_every_cell_and_robot():
     assert sorted(robots) == [("1", "0", "0"), ("2", "9", "9")]
 
 
+def test_a_past_state_of_a_finished_match_shows_everything_to_its_players():
+    # The replay draws each past state of a finished match as {**state, "viewer": seat}:
+    # the record is public then, so no fog, although that state itself is not over.
+    state = _playing()
+    assert not state["over"]
+    svg = str(board({**state, "viewer": 1}))
+    assert "k-unknown" not in svg.split("</style>", 1)[1]
+    assert re.search(r'<g class="ar-robot seat-2" data-seat="2" data-x="9" data-y="9"', svg)
+    # A seat's view of the same state still has its fog.
+    fogged = str(board(engine.view(state, 1)))
+    assert "k-unknown" in fogged.split("</style>", 1)[1]
+
+
 def test_the_board_is_cheap_to_draw():
     view = engine.view(_playing(), None)
     started = time.perf_counter()
