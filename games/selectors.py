@@ -367,7 +367,9 @@ def match_page(
         for p in view["players"]
     ]
     if viewer is not None:
-        page.my_robots = [r for r in robots if r["seat"] == viewer and r["alive"]]
+        # The table of the viewer's robots is Helium 3's (robots named by id, with what
+        # they mined); another game's robots (the arena's one) are shown by its board.
+        page.my_robots = [r for r in robots if r["seat"] == viewer and r.get("alive") and "id" in r]
     return page
 
 

@@ -497,3 +497,8 @@ def test_a_spectator_sees_a_step_as_soon_as_it_is_taken(playing, player, spectat
         rf'<g class="ar-robot seat-1" data-seat="1" data-x="{robot["x"]}" data-y="{robot["y"]}"',
         board,
     )
+
+
+def test_the_panel_has_no_helium_3_robot_table_on_an_arena_page(playing, player):
+    html = _page(client_for(player), playing)
+    assert "Your robots" not in html and "inactive" not in html
