@@ -322,7 +322,11 @@ def post_orders(request: HttpRequest, match_id: int) -> Status[dict]:
     data = _orders_body(request)
     if data.get("seat", seat.number) != seat.number:
         raise ApiError(403, "not_your_seat", f"You play seat {seat.number} in this match.")
-    stepping = services.ruleset_has_steps(match.ruleset) and match.to_move is not None
+    stepping = (
+        services.ruleset_has_steps(match.ruleset)
+        and match.state is not None
+        and len(engine.awaiting(match.state)) == 1  # one seat at a time, not the setup
+    )
     if stepping and "step_no" not in data:
         # So that a repeated post of the same step is recognised as a repeat (a setup
         # phase at once, such as the arena's build, is not made of steps).
