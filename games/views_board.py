@@ -423,7 +423,10 @@ def match_replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "winners": final.get("winners", []),
             "length_ms": length_ms,
             "length_text": clock_text(length_ms),
-            "turns": final["turn"],
+            # A match of steps may end within a turn (the arena's last robot destroyed):
+            # that turn was played too.
+            "turns": final["turn"]
+            + int(Resolution.objects.filter(match=match, turn_number=final["turn"]).exists()),
             "turn_ms": list(
                 Resolution.objects.filter(match=match)
                 .order_by("turn_number")

@@ -502,3 +502,21 @@ def test_a_spectator_sees_a_step_as_soon_as_it_is_taken(playing, player, spectat
 def test_the_panel_has_no_helium_3_robot_table_on_an_arena_page(playing, player):
     html = _page(client_for(player), playing)
     assert "Your robots" not in html and "inactive" not in html
+
+
+def test_the_replay_counts_the_turn_the_last_robot_fell_in(player, monkeypatch):
+    # Seed 3: the hunter destroys the random bot within its turn 13 (a seed found by play).
+    monkeypatch.setattr(services.matches.secrets, "randbelow", lambda _n: 3)
+    match = services.match_create(
+        creator=player, seat_count=2, ruleset="arena", bots=["hunter", "random"],
+        options={"rounds": 40},
+    )  # fmt: skip
+    drain(match, emails=False)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.state is not None
+    final = match.state
+    cut_short = Resolution.objects.filter(match=match, turn_number=final["turn"]).exists()
+    assert cut_short, "a hunter's last shot ends the match within its turn"
+    html = client_for(player).get(reverse("games:match-replay-page", args=[match.pk]))
+    assert html.status_code == 200
+    assert f'data-turns="{final["turn"] + 1}"' in html.content.decode()
