@@ -338,7 +338,11 @@ def match_history(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_turn_movie(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     """One past turn to replay on the board: the board before it and its events."""
     match, _seats, seat = _watching(request, match_id)
-    if match.state is None or number >= int(match.state["turn"]):
+    played = int(match.state["turn"]) if match.state is not None else 0
+    if match.status == Match.Status.FINISHED and match.state is not None:
+        # A match of steps may end within a turn: that turn was played too.
+        played += int(Resolution.objects.filter(match=match, turn_number=played).exists())
+    if number >= played:
         raise Http404("That turn has not been played.")
     viewer = seat.number if seat is not None else None
     context = movie_context(match, viewer, number, number, with_end=False)

@@ -215,7 +215,7 @@ def test_an_arena_match_is_played_step_by_step_on_the_board_to_its_end(
 ) -> None:
     import engine
     from games import services
-    from games.models import Match
+    from games.models import Match, Resolution
 
     base = live_server.url
     errors: list[str] = []
@@ -371,7 +371,9 @@ def test_an_arena_match_is_played_step_by_step_on_the_board_to_its_end(
     root = page.locator("#replay-turns[data-ready='1']")
     expect(root).to_be_attached()
     count = int(root.get_attribute("data-turns") or 0)
-    assert count == match.state["turn"]
+    # Every turn played, the one cut short by the last robot's destruction included.
+    cut_short = Resolution.objects.filter(match=match, turn_number=match.state["turn"]).exists()
+    assert count == match.state["turn"] + int(cut_short)
     page.locator("#scrub").fill("2")
     expect(page.locator("#scrub-turn")).to_have_text(f"2 of {count}")
     expect(page.locator("#caption")).to_have_text("The board after turn 1.")

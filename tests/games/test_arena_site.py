@@ -520,3 +520,7 @@ def test_the_replay_counts_the_turn_the_last_robot_fell_in(player, monkeypatch):
     html = client_for(player).get(reverse("games:match-replay-page", args=[match.pk]))
     assert html.status_code == 200
     assert f'data-turns="{final["turn"] + 1}"' in html.content.decode()
+    movie = reverse("games:match-turn-movie", args=[match.pk, final["turn"]])
+    assert client_for(player).get(movie).status_code == 200
+    beyond = reverse("games:match-turn-movie", args=[match.pk, final["turn"] + 1])
+    assert client_for(player).get(beyond).status_code == 404
