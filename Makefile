@@ -19,7 +19,7 @@ venv: $(BIN)/python
 # ruff (lint and format), mypy (strict on the engine, django-stubs on the site), then every test (engine and site). With DATABASE_URL and
 # CELERY_BROKER_URL set (CI) the site tests run on PostgreSQL and Redis. The fault tests
 # (tests/faults, marker `faults`) come last and alone: they kill and restart their own
-# PostgreSQL, Redis, web and worker processes (README "Faults and bad input").
+# PostgreSQL, Redis, web and worker processes (docs/operations.md, "Faults and bad input").
 # The browser tests (tests/browser) run last, in a process of their own: the system
 # Chromium, a live server and one Celery worker of their own.
 test: venv

@@ -3,7 +3,7 @@ without loading the session and the user on every request.
 
 Django's authentication reads the session row and then the user row on every
 request that looks at `request.user`: two ORM queries, most of a cached match
-page's cost (README "Benchmarks"). These views need only the user's id and staff
+page's cost (docs/benchmarks.md). These views need only the user's id and staff
 flag, so the first request of a session resolves them the usual way (the session,
 the user, the session's auth hash) and remembers them, under a digest of the
 session cookie, in this process's memory for VIEWER_SECONDS; later requests with

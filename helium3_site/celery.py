@@ -43,7 +43,7 @@ app.conf.worker_consumer = "helium3_site.celery:BrokerRetryConsumer"
 # CONN_HEALTH_CHECKS checks one before it is reused (tests/faults/
 # test_postgres_restart.py: the workers carry on after a crash). Celery's Django
 # fixup would otherwise close them before and after every task, and a new
-# PostgreSQL connection costs more than a turn's queries (README "Benchmarks").
+# PostgreSQL connection costs more than a turn's queries (docs/benchmarks.md).
 app.conf.CELERY_DB_REUSE_MAX = 2**62
 app.autodiscover_tasks()
 

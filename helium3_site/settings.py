@@ -3,7 +3,7 @@
 Every value comes from the environment through small typed readers that fail
 loudly on a bad value. The defaults give the embedded setup (SQLite in WAL mode,
 Celery's filesystem transport, mail written to ./var/mail), so nothing but Python
-is needed; production differs only by environment variables (see README).
+is needed; production differs only by environment variables (see docs/operations.md).
 """
 
 from __future__ import annotations
@@ -309,7 +309,7 @@ else:
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 # Emails have a queue of their own, so that a slow mail server or a burst of emails
 # never delays a turn. A worker started without -Q consumes both queues; production
-# may run separate workers (`-Q celery` and `-Q email`, README).
+# may run separate workers (`-Q celery` and `-Q email`, docs/operations.md).
 EMAIL_TASK_QUEUE = env.str(
     "CELERY_EMAIL_QUEUE",
     default="email"

@@ -1,4 +1,4 @@
-"""`python -m engine bench`: one JSON object with the speed figures README reports."""
+"""`python -m engine bench`: one JSON object with the speed figures docs/engine.md reports."""
 
 from __future__ import annotations
 

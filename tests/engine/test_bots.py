@@ -1,7 +1,7 @@
 """Built-in bots: legal, deterministic, blind to what their seat may not know, and good.
 
 The planning bots (`miner`, `fighter`) are checked on whole matches and on positions
-built by hand; the tournament test plays the real 100-match series that README's
+built by hand; the tournament test plays the real 100-match series that docs/engine.md's
 table reports and asserts the issue's goals on it.
 """
 
@@ -376,7 +376,7 @@ def test_a_four_fighter_match_takes_well_under_a_second_of_cpu() -> None:
 
 @pytest.mark.slow
 def test_the_fighter_meets_the_issues_goals_over_100_seeded_matches() -> None:
-    """The table in README: >= 80% wins against three random bots, and it beats the
+    """The table in docs/engine.md: >= 80% wins against three random bots, and it beats the
     miner head to head and in four-seat matches with two random bots."""
     versus_random, head_to_head, mixed = tournament.run(matches=100, seed_base=0)
     fighter = versus_random.tallies["fighter"]

@@ -250,7 +250,7 @@ def test_the_turn_path_makes_a_fixed_small_number_of_queries(
     running_match, player, opponent, django_assert_max_num_queries
 ):
     """Every query on the path from accepted orders to the next player's turn costs
-    the turn latency about a millisecond (README "Benchmarks"); none may creep in.
+    the turn latency about a millisecond (docs/benchmarks.md); none may creep in.
     Submitting: lock, seat, claim, store (earlier orders are looked up only for a
     refusal, the seat reset only when there is something to reset). Resolving:
     lock, claim, orders, resolution, next turn, match, seat with its user and

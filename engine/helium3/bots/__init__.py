@@ -26,7 +26,7 @@ def names() -> list[str]:
     return list(BOTS)
 
 
-# Strength as the tournament measures it (README "Engine: built-in bots"): the fighter
+# Strength as the tournament measures it (docs/engine.md, "Engine: built-in bots"): the fighter
 # beats three random bots in 100 matches of 100 and the miner in 99.
 DESCRIPTIONS: dict[str, str] = {
     "random": "weakest; plays random legal moves",
