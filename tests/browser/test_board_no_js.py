@@ -20,10 +20,12 @@ def reload_until(page: Page, text: str, timeout: float = 30.0) -> None:
     """Without JavaScript nothing polls: a person reloads until the turn is resolved."""
     deadline = time.monotonic() + timeout
     while True:
-        if page.get_by_text(text).first.is_visible():
+        try:
+            expect(page.get_by_text(text).first).to_be_visible(timeout=1_000)
             return
-        assert time.monotonic() < deadline, f"{text!r} never appeared"
-        page.reload()
+        except AssertionError:
+            assert time.monotonic() < deadline, f"{text!r} never appeared"
+            page.reload()
 
 
 def test_a_player_without_javascript_plays_with_the_plain_form(

@@ -93,13 +93,21 @@ def robot(page: Page, robot_id: str) -> Any:
 
 
 def wait_for_my_move_or_end(page: Page) -> bool:
-    """Wait (skipping animations) until it is the player's move again; False once over."""
+    """Wait (skipping animations) until it is the player's move again; False once over.
+
+    Which of the two it is comes from the database, not from the page while it may
+    still be animating: on the player's move nothing else resolves, and an end stays."""
+    from games.models import Match
+
     mine = page.get_by_text("your move")
     over = page.get_by_text("The match is over.")
     expect(mine.or_(over).first).to_be_visible(timeout=60_000)
     settle_board(page)
     expect(page.get_by_role("button", name="Skip")).to_be_disabled()
-    return not over.is_visible()
+    match_id = int(page.locator("#match").get_attribute("data-match") or 0)
+    finished = Match.objects.get(pk=match_id).status == Match.Status.FINISHED
+    expect(over if finished else mine).to_be_visible()
+    return not finished
 
 
 def test_a_new_player_signs_up_and_plays_a_short_match_on_the_board(
@@ -173,12 +181,13 @@ def test_a_new_player_signs_up_and_plays_a_short_match_on_the_board(
     assert int(money.inner_text()) > 0
     board_shot(page, screenshot_dir, "board-mid-laptop")
 
-    # Then pass until the battle clock runs out.
+    # Then pass until the battle clock runs out (the last wait said it is my move).
+    playing = True
     for _ in range(20):
-        if page.get_by_text("The match is over.").is_visible():
+        if not playing:
             break
         page.get_by_role("button", name="Send orders").click()
-        wait_for_my_move_or_end(page)
+        playing = wait_for_my_move_or_end(page)
     expect(page.get_by_text("The match is over.")).to_be_visible()
     expect(page.locator("#history")).to_contain_text("The match is over")
     board_shot(page, screenshot_dir, "board-end-laptop")
