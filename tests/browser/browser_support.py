@@ -28,3 +28,20 @@ SETTLE_BOARD = """() => {
 def settle_board(page: Page, timeout: float = 60_000) -> None:
     """Skip whatever the board is animating and wait until it shows the latest turn."""
     page.wait_for_function(SETTLE_BOARD, timeout=timeout, polling=100)
+
+
+def match_over(page: Page) -> bool:
+    """Whether the page's match has ended, read from the database once the board has
+    settled (a page still catching up may not say so yet; an end never undoes), and
+    then waited for on the page, so a test acts only on the state the page shows."""
+    from playwright.sync_api import expect
+
+    from games.models import Match
+
+    match_id = int(page.locator("#match").get_attribute("data-match") or 0)
+    over = Match.objects.get(pk=match_id).status == Match.Status.FINISHED
+    if over:
+        # The page may still be on its way there (a poll, then the last turns played).
+        expect(page.get_by_text("The match is over.").first).to_be_visible(timeout=60_000)
+        settle_board(page)
+    return over

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import match_over, settle_board
 from django.core import mail
 from playwright.sync_api import Page, expect
 
@@ -93,21 +93,13 @@ def robot(page: Page, robot_id: str) -> Any:
 
 
 def wait_for_my_move_or_end(page: Page) -> bool:
-    """Wait (skipping animations) until it is the player's move again; False once over.
-
-    Which of the two it is comes from the database, not from the page while it may
-    still be animating: on the player's move nothing else resolves, and an end stays."""
-    from games.models import Match
-
+    """Wait (skipping animations) until it is the player's move again; False once over."""
     mine = page.get_by_text("your move")
     over = page.get_by_text("The match is over.")
     expect(mine.or_(over).first).to_be_visible(timeout=60_000)
     settle_board(page)
     expect(page.get_by_role("button", name="Skip")).to_be_disabled()
-    match_id = int(page.locator("#match").get_attribute("data-match") or 0)
-    finished = Match.objects.get(pk=match_id).status == Match.Status.FINISHED
-    expect(over if finished else mine).to_be_visible()
-    return not finished
+    return not match_over(page)
 
 
 def test_a_new_player_signs_up_and_plays_a_short_match_on_the_board(

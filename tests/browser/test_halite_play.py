@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import match_over, settle_board
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -152,9 +152,8 @@ def wait_for_my_move_or_end(page: Page) -> bool:
     once the match is over."""
     page.wait_for_function(MY_MOVE_OR_END, timeout=60_000, polling=50)
     settle_board(page)
-    over = page.get_by_text("The match is over.")
     expect(page.locator("#skip")).to_be_disabled()
-    return not over.is_visible()
+    return not match_over(page)
 
 
 def resolve_turn(match: Any, turn: int) -> Any:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import match_over, settle_board
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -97,7 +97,7 @@ def wait_for_my_move_or_end(page: Page) -> bool:
     expect(mine.or_(over).first).to_be_visible(timeout=60_000)
     settle_board(page)
     expect(page.get_by_role("button", name="Skip")).to_be_disabled()
-    return not over.is_visible()
+    return not match_over(page)
 
 
 def test_a_remake_match_is_planned_five_actions_a_turn_on_the_board_and_played_to_the_end(
@@ -230,11 +230,12 @@ def test_a_remake_match_is_planned_five_actions_a_turn_on_the_board_and_played_t
     assert cell_of(page, "1-5") == away2
 
     # Then pass to the end of the last round.
+    playing = True  # the last wait said it is my move
     for _ in range(10):
-        if not page.get_by_text("your move").is_visible():
+        if not playing:
             break
         page.get_by_role("button", name="Send orders").click()
-        wait_for_my_move_or_end(page)
+        playing = wait_for_my_move_or_end(page)
     expect(page.get_by_text("The match is over.")).to_be_visible()
     expect(history).to_contain_text("The match is over")
     results = page.locator("section.results")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import match_over, settle_board
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -216,7 +216,7 @@ def wait_for_my_move_or_end(page: Page) -> bool:
     page.wait_for_function(MY_MOVE_OR_END, timeout=60_000, polling=50)
     settle_board(page)
     expect(page.locator("#skip")).to_be_disabled()
-    return not page.get_by_text("The match is over.").is_visible()
+    return not match_over(page)
 
 
 def resolve_until_mine(match: Any, after: int) -> Any:
