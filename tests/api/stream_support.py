@@ -9,10 +9,13 @@ import http.client
 import json
 import queue
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -184,3 +187,74 @@ class Stream:
             self.reader.join(timeout=5)
         self.response.close()
         self.conn.close()
+
+
+STREAM_CLIENT = Path(__file__).resolve().parent / "halite_stream_client.py"
+
+
+def engine_match(
+    ruleset: str, seed: int, options: dict[str, Any], bots: dict[int, str]
+) -> dict[str, Any]:
+    """The match that programs playing `bots` (seat -> bot) will play, played by the
+    engine alone, each bot on its seat's view as a program sees it."""
+    import engine
+
+    state = engine.new_game(ruleset=ruleset, seed=seed, seats=len(bots), options=options)
+    while not state["over"]:
+        orders = [
+            engine.bot_orders(bots[seat], engine.view(state, seat), seat)
+            for seat in engine.awaiting(state)
+        ]
+        state = engine.apply(state, orders if len(orders) > 1 else orders[0]).state
+    return state
+
+
+def programs_play(
+    base: str,
+    ruleset: str,
+    options: dict[str, Any],
+    players: dict[int, Any],
+    bots: dict[int, str],
+    timeout: float = 300,
+) -> tuple[int, dict[int, dict[str, Any]]]:
+    """A match of `ruleset` created by seat 1's player through the API and joined by
+    the others, then played to its end by one program a seat (its own process and
+    token, on the event stream). Returns the match's id and each program's report."""
+    from api_support import ApiClient, token_for
+
+    created = ApiClient(token_for(players[1], "lobby")).post_json(
+        "/matches/", {"ruleset": ruleset, "seats": len(players), "options": options}
+    )
+    assert created.status_code == 201, created.content[:300]
+    match_id = int(created.json()["id"])
+    for seat in sorted(players)[1:]:
+        joined = ApiClient(token_for(players[seat], "lobby")).post_json(
+            f"/matches/{match_id}/join/"
+        )
+        assert joined.status_code == 200, joined.content[:300]
+    programs = {
+        seat: subprocess.Popen(
+            [
+                sys.executable,
+                str(STREAM_CLIENT),
+                base,
+                token_for(who, "bot"),
+                str(match_id),
+                bots[seat],
+            ],
+            cwd=STREAM_CLIENT.parents[2],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for seat, who in players.items()
+    }
+    reports = {}
+    for seat, program in programs.items():
+        try:
+            out, err = program.communicate(timeout=timeout)
+        finally:
+            program.kill()
+        assert program.returncode == 0, err[-3000:]
+        reports[seat] = json.loads(out)
+    return match_id, reports

@@ -7,19 +7,14 @@ worker; and the API's answers to builds and steps the rules refuse."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from api_support import ApiClient, assert_error, token_for
+from api_support import ApiClient, assert_error
 from site_support import drain
-from stream_support import asgi_server
+from stream_support import asgi_server, engine_match, programs_play
 
-import engine
 from games import services
 from games.models import Match, Orders, Resolution
 
@@ -28,18 +23,6 @@ CLIENT = Path(__file__).resolve().parent / "halite_stream_client.py"
 OPTIONS = {"rounds": 10}
 SEED = 5
 BOTS = {1: "hunter", 2: "random"}
-
-
-def offline() -> dict[str, Any]:
-    """The match the programs will play, played by the engine alone on each seat's view."""
-    state = engine.new_game(ruleset="arena", seed=SEED, seats=2, options=OPTIONS)
-    while not state["over"]:
-        orders = [
-            engine.bot_orders(BOTS[seat], engine.view(state, seat), seat)
-            for seat in engine.awaiting(state)
-        ]
-        state = engine.apply(state, orders if len(orders) > 1 else orders[0]).state
-    return state
 
 
 @pytest.fixture
@@ -54,34 +37,9 @@ def base() -> Iterator[str]:
 def test_two_programs_play_a_whole_arena_match_on_the_stream(
     celery_worker, base, player, opponent, monkeypatch
 ):
-    expected = offline()
+    expected = engine_match("arena", SEED, OPTIONS, BOTS)
     monkeypatch.setattr(services.matches.secrets, "randbelow", lambda _n: SEED)
-    created = ApiClient(token_for(player, "lobby")).post_json(
-        "/matches/", {"ruleset": "arena", "seats": 2, "options": OPTIONS}
-    )
-    assert created.status_code == 201, created.content[:300]
-    match_id = created.json()["id"]
-    joined = ApiClient(token_for(opponent, "lobby")).post_json(f"/matches/{match_id}/join/")
-    assert joined.status_code == 200 and joined.json()["status"] == "running"
-
-    programs = {
-        seat: subprocess.Popen(
-            [sys.executable, str(CLIENT), base, token_for(who, "bot"), str(match_id), BOTS[seat]],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for seat, who in ((1, player), (2, opponent))
-    }
-    reports = {}
-    for seat, program in programs.items():
-        try:
-            out, err = program.communicate(timeout=300)
-        finally:
-            program.kill()
-        assert program.returncode == 0, err[-3000:]
-        reports[seat] = json.loads(out)
+    match_id, reports = programs_play(base, "arena", OPTIONS, {1: player, 2: opponent}, BOTS)
 
     match = Match.objects.get(pk=match_id)
     assert match.status == Match.Status.FINISHED
