@@ -8,7 +8,6 @@ worker; and the API's answers to builds and steps the rules refuse."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from api_support import ApiClient, assert_error
@@ -18,8 +17,6 @@ from stream_support import asgi_server, engine_match, programs_play
 from games import services
 from games.models import Match, Orders, Resolution
 
-ROOT = Path(__file__).resolve().parents[2]
-CLIENT = Path(__file__).resolve().parent / "halite_stream_client.py"
 OPTIONS = {"rounds": 10}
 SEED = 5
 BOTS = {1: "hunter", 2: "random"}

@@ -7,7 +7,6 @@ site served by uvicorn and the turns resolved by a real Celery worker."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from stream_support import asgi_server, engine_match, programs_play
@@ -17,8 +16,6 @@ from games.models import Match, Orders
 
 pytestmark = [pytest.mark.worker, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-CLIENT = Path(__file__).resolve().parent / "halite_stream_client.py"
 OPTIONS = {"rounds": 5}
 SEED = 11
 BOTS = {1: "prospector", 2: "random"}
