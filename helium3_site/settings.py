@@ -196,7 +196,7 @@ elif CACHE_URL in ("", "locmem://"):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
     raise ImproperlyConfigured(f"CACHE_URL={CACHE_URL!r}: use redis://host:port/db or locmem://.")
-# Rendered match pages (games/views.py): in each process's memory, whatever CACHE_URL
+# Rendered match pages (games/views/match.py): in each process's memory, whatever CACHE_URL
 # says. A page is keyed by its version, so no process can serve a stale one, and a
 # hit costs no round trip (about a third of a cached view's time through Redis).
 CACHES["pages"] = {

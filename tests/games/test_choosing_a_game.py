@@ -371,3 +371,13 @@ def test_each_rules_page_plays_now_its_own_game(db, name):
     game = re.search(r'name="game" value="([^"]+)"', form.group(1))
     client.post("/matches/play-now/", {"game": game.group(1)} if game else {})
     assert Match.objects.get().ruleset == name
+
+
+def test_a_downloaded_replay_is_named_after_its_game(one_of_each, player):
+    for name, match in one_of_each.items():
+        response = client_for(player).get(reverse("games:match-replay", args=[match.pk]))
+        assert response.status_code == 200
+        assert response["Content-Disposition"] == (
+            f'attachment; filename="{name}-match-{match.pk}.json"'
+        )
+        assert response.json()["final"]["ruleset"] == name

@@ -16,13 +16,14 @@ from django.urls import reverse
 from django.utils import timezone
 from site_support import client_for, drain
 
-from games import services, views_home
+from games import services
 from games.guests.models import Guest, Showcase
 from games.guests.selectors import GuestsPlayBotsOnly
 from games.guests.services import GUEST_LIFETIME, guest_create, guests_cleanup
 from games.guests.showcase import showcase_current
 from games.models import Match, Notification, Orders, Seat
 from games.services.tokens import token_create
+from games.views import home as views_home
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

@@ -1,8 +1,8 @@
 """A visitor's first minute: the home page with the live showcase match, "Play
 now" as a guest, and the rules written for players.
 
-The lobby view (games/views.py) sends a visitor without an account here; "Play
-now" (games/views.py) does too when nobody is signed in.
+The lobby view (games/views/lobby.py) sends a visitor without an account here; "Play
+now" (games/views/lobby.py) does too when nobody is signed in.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from games.guests.selectors import SESSION_FLAG
 from games.guests.services import guest_create
 from games.guests.showcase import showcase_current
 from games.models import Seat
-from games.views_board import board_context
+from games.views.board import board_context
 
 log = logging.getLogger(__name__)
 

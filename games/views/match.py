@@ -1,0 +1,256 @@
+"""The match page and what a player does there: send orders, join, leave,
+reclaim a seat, ask for a rematch, download the replay. Thin views: parse with a
+form, check access with one helper, call one service, redirect. Services raise
+ServiceError subclasses; those become a form error or a 4xx page, never a 500."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import time
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import BaseCache, caches
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from engine import EngineError
+from games import presentation, selectors, services, viewers
+from games.errors import ServiceError
+from games.models import Match, Seat
+from games.services.rematch import match_rematch as match_rematch_create
+from games.viewers import Viewer
+from games.views.access import match_for, may_watch, player_seat, refused, signed_in_user
+from games.views.board import (
+    board_context,
+    engine_refusal,
+    orders_context,
+    poll_token,
+    viewer_of,
+)
+
+log = logging.getLogger(__name__)
+
+
+def _detail(
+    request: HttpRequest,
+    match: Match,
+    seat: Seat | None,
+    form: Any | None,
+    status: int,
+    seats: list[Seat] | None = None,
+    version: selectors.PageVersion | None = None,
+) -> HttpResponse:
+    try:
+        history_page = max(1, int(request.GET.get("history", 1)))
+    except ValueError:
+        history_page = 1
+    page = selectors.match_page(
+        match, seat, seats=seats, history_page=history_page, version=version
+    )
+    context: dict[str, Any] = {
+        "page": page,
+        "match": match,
+        "seat": seat,
+        **board_context(page),
+        **orders_context(page, form),
+    }
+    return render(request, "games/match_detail.html", context, status=status)
+
+
+# The match page is cached per viewer under its version (selectors.PageVersion: the
+# poll's token, so whatever changes the page changes the key) and the minute (the
+# deadline reads "in N minutes"). A view of an unchanged page (a reload, a second
+# tab, the no-script refresh) then costs the session, the user and the version: three
+# queries and no rendering. The CSRF tokens in the page are cut out before it is
+# stored and a fresh one for the request is put back in.
+PAGE_CACHE_SECONDS = 60
+_CSRF_VALUE = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+_CSRF_SLOT = b"\x00csrf\x00"  # no page holds a NUL: Django's forms refuse them
+
+
+def _page_key(request: HttpRequest, version: selectors.PageVersion, viewer: Viewer) -> str | None:
+    """The cache key of this viewer's page, or None: not to be cached (an open match's
+    seats change without a new version; a flash message shows once; a player's
+    orders of a turn at once change without one)."""
+    match = version.match
+    if match.status == Match.Status.OPEN or len(messages.get_messages(request)):
+        return None
+    if not selectors.can_watch(match, viewer, version.seat, seat_known=True):
+        return None
+    if version.seat is not None and services.ruleset_at_once(match.ruleset):
+        # A player's page of a game whose seats give orders at once shows the orders
+        # the seat sent, which it may replace without a new version of the page.
+        return None
+    token = poll_token(
+        match.status,
+        match.turn_number,
+        version.turn.status if version.turn is not None else None,
+        version.standin,
+        version.steps_seen,
+    )
+    who = viewer.pk if viewer.is_authenticated else "anon"
+    query = hashlib.sha256(request.META.get("QUERY_STRING", "").encode()).hexdigest()[:16]
+    minute = int(time.time() // 60)
+    # created_at too: a match id that SQLite hands out again never meets the old page.
+    born = int(match.created_at.timestamp() * 1e6)
+    return f"match-page:{match.pk}.{born}:{who}:{token}:{minute}:{query}"
+
+
+def _page_cache() -> BaseCache:
+    return caches["pages"]
+
+
+def _page_from_cache(request: HttpRequest, key: str) -> HttpResponse | None:
+    try:
+        hit = _page_cache().get(key)
+    except Exception:  # a cache that is down is a miss, never an error page
+        log.warning("match page cache unavailable", exc_info=True)
+        return None
+    if hit is None:
+        return None
+    content, content_type = hit
+    return HttpResponse(
+        content.replace(_CSRF_SLOT, get_token(request).encode()), content_type=content_type
+    )
+
+
+def _page_to_cache(key: str, response: HttpResponse) -> None:
+    content = _CSRF_VALUE.sub(rb"\g<1>" + _CSRF_SLOT + rb"\g<2>", response.content)
+    try:
+        _page_cache().set(key, (content, response["Content-Type"]), PAGE_CACHE_SECONDS)
+    except Exception:
+        log.warning("match page cache unavailable", exc_info=True)
+
+
+# No login needed: anyone may watch a public match (the spectator's view).
+@require_GET
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    viewer = viewers.viewer_of(request)
+    version = selectors.match_page_version(match_id, viewer)
+    if version is None:
+        raise Http404("No such match.")
+    if version.seat is not None and viewer.pk is not None:
+        services.seat_seen(match=version.match, user_id=viewer.pk)  # even on a cache hit
+    key = _page_key(request, version, viewer)
+    if key is not None:
+        cached = _page_from_cache(request, key)
+        if cached is not None:
+            return cached
+    match, seats, seat = viewer_of(request, match_id)
+    refusal = may_watch(request, match, seat)
+    if refusal is not None:
+        return refusal
+    # The version's turn stands in for the page's own query when the match has not
+    # moved on between the two reads; otherwise the page reads it and is not stored.
+    same = (match.status, match.turn_number, seat.standin_bot if seat else None) == (
+        version.match.status,
+        version.match.turn_number,
+        version.standin,
+    )
+    try:
+        response = _detail(request, match, seat, None, 200, seats, version if same else None)
+    except EngineError as error:  # a state the engine will not read: a 409, not a 500
+        log.exception("match %s: page refused by the engine", match_id)
+        return refused(request, engine_refusal(error))
+    if key is not None and same and response.status_code == 200:
+        _page_to_cache(key, response)
+    return response
+
+
+@login_required
+@require_POST
+def match_orders(request: HttpRequest, match_id: int) -> HttpResponse:
+    match, seat = player_seat(request, match_id)
+    form = presentation.get(match.ruleset).orders_form(
+        request.POST, view=selectors.orders_view(match, seat)
+    )
+    if not form.is_valid():
+        return _detail(request, match, seat, form, 400)
+    try:
+        services.orders_submit(
+            match_id=match.pk,
+            user=signed_in_user(request),
+            turn=form.cleaned_data["turn"],
+            orders=form.orders(),
+        )
+    except ServiceError as error:
+        form.add_engine_error(error.message, error.action)
+        # The whole page only for a refusal: was it this seat's move?
+        page = selectors.match_page(match, seat)
+        match.refresh_from_db()
+        if not page.my_move:
+            return refused(request, error, match)
+        return _detail(request, match, seat, form, error.status)
+    messages.success(request, "Orders accepted. The turn is being resolved.")
+    return redirect("games:match-detail", match.pk)
+
+
+@login_required
+@require_POST
+def match_join(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    try:
+        services.seat_join(match_id=match.pk, user=signed_in_user(request))
+    except ServiceError as error:
+        return refused(request, error, match)
+    return redirect("games:match-detail", match.pk)
+
+
+@login_required
+@require_POST
+def match_leave(request: HttpRequest, match_id: int) -> HttpResponse:
+    match, _seat = player_seat(request, match_id)
+    try:
+        services.seat_leave(match_id=match.pk, user=signed_in_user(request))
+    except ServiceError as error:
+        return refused(request, error, match)
+    messages.info(request, "You left the match.")
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def match_reclaim(request: HttpRequest, match_id: int) -> HttpResponse:
+    match, _seat = player_seat(request, match_id)
+    try:
+        services.seat_reclaim(match_id=match.pk, user=signed_in_user(request))
+    except ServiceError as error:
+        return refused(request, error, match)
+    messages.success(request, "Welcome back: you play your seat again from your next turn.")
+    return redirect("games:match-detail", match.pk)
+
+
+@login_required
+@require_POST
+def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A new match like this finished one, asked for by one of its players."""
+    match, _seat = match_for(request, match_id)
+    try:
+        rematch = match_rematch_create(match_id=match.pk, user=signed_in_user(request))
+    except ServiceError as error:
+        return refused(request, error, match)
+    if rematch.status == Match.Status.OPEN:
+        messages.info(
+            request, "Rematch created: it starts when the other players' seats are taken."
+        )
+    return redirect("games:match-detail", rematch.pk)
+
+
+@require_GET
+def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The full record, once the match is over (404 before), to whoever may watch it."""
+    match = get_object_or_404(Match, pk=match_id, status=Match.Status.FINISHED)
+    refusal = may_watch(request, match, selectors.seat_of(match, request.user))
+    if refusal is not None:
+        return refusal
+    response = JsonResponse(match.record or selectors.match_record(match))
+    response["Content-Disposition"] = (
+        f'attachment; filename="{match.ruleset}-match-{match.pk}.json"'
+    )
+    return response
