@@ -2,11 +2,22 @@
 
 Every error is a protocol error object on standard output with exit code 1 (2 for
 an option the ruleset does not take, or a value out of its range); nothing here
-prints a traceback. `new`, `play`, `bench` and `tournament` take `--ruleset NAME`
-and `--option NAME=VALUE`; `apply`, `view` and `replay` read the ruleset from the
-state. `export-hlt` and `import-hlt` convert Halite replays to and from the 2016
-format, `import-skyportmap` prints a 2013 Skyport map as JSON; a file that is not
-what they read exits 2.
+prints a traceback. `export-hlt` and `import-hlt` convert Halite replays to and from
+the 2016 format, `import-skyportmap` prints a 2013 Skyport map as JSON; a file that
+is not what they read exits 2.
+
+Every command takes `--ruleset NAME` and `--option NAME=VALUE` (repeatable):
+
+- `new`, `play`, `bench`, `tournament`: the game they start, and its options.
+- `apply`, `view`, `replay`, `export-hlt`, `import-hlt`: the input (the state, the
+  replay, the replay imported) must be of that ruleset and have those option values,
+  or the command exits 2 having written nothing. Without them it takes any ruleset
+  (read from the state) and prints exactly what it always did.
+- `bots`, `import-skyportmap`: the ruleset (`bots`: whose bots; `import-skyportmap`
+  reads Skyport maps only) and options checked against it; the output does not
+  depend on the options.
+- `rulesets`: only the ruleset named, and only the rulesets that take every option
+  given (exit 2 if none does).
 """
 
 from __future__ import annotations
@@ -47,6 +58,33 @@ def _out(data: Any) -> None:
     sys.stdout.write(json.dumps(data, separators=(",", ":")) + "\n")
 
 
+class InputMismatch(ShapeError):
+    """The input is not of the ruleset `--ruleset` names, or has another value of an
+    option `--option` names: wrong usage, so the command exits 2 as on a bad option."""
+
+    exit_status = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__("bad_shape", message)
+
+
+def _check_input(args: argparse.Namespace, state: Any, what: str) -> None:
+    """`--ruleset` and `--option` of a command reading a state: `state` (the input, or
+    a replay's initial state) must be of that ruleset and have those option values.
+    Does nothing when neither is given, so the command reads any state as before."""
+    if args.ruleset is None and not args.option:
+        return
+    rules = rulesets.of_state(state)
+    if args.ruleset is not None and rules.name != args.ruleset:
+        raise InputMismatch(f"{what} is of ruleset {rules.name}, not {args.ruleset}.")
+    for name, wanted in rules.parse_options(args.option).items():
+        if name not in state:
+            raise InputMismatch(f"{what} does not say its {name}, so it cannot be {wanted}.")
+        found = state[name]
+        if type(found) is not type(wanted) or found != wanted:
+            raise InputMismatch(f"{what} has {name}={str(found)[:40]}, not {name}={wanted}.")
+
+
 def _options(args: argparse.Namespace) -> dict[str, OptionValue]:
     """`--option NAME=VALUE ...` (and `--length-ms`, the same as `--option length_ms=`),
     checked against the ruleset's options."""
@@ -67,8 +105,24 @@ def cmd_new(args: argparse.Namespace) -> None:
     _out(engine.new_game(seed=args.seed, seats=args.seats, ruleset=args.ruleset, options=options))
 
 
+def _taking(name: str, texts: list[str]) -> bool:
+    """Whether ruleset `name` takes every `--option NAME=VALUE` of `texts`."""
+    try:
+        engine.ruleset(name).parse_options(texts)
+    except OptionError:
+        return False
+    return True
+
+
 def cmd_rulesets(args: argparse.Namespace) -> None:
-    described = [engine.ruleset(name).describe() for name in engine.ruleset_names()]
+    names = engine.ruleset_names() if args.ruleset is None else [args.ruleset]
+    if args.ruleset is not None:
+        engine.ruleset(args.ruleset).parse_options(args.option)  # its own error on a bad one
+    elif args.option:
+        names = [name for name in names if _taking(name, args.option)]
+        if not names:
+            raise OptionError(f"No ruleset takes {' '.join(args.option)[:80]}.")
+    described = [engine.ruleset(name).describe() for name in names]
     if args.json:
         _out(described)
         return
@@ -86,6 +140,7 @@ def cmd_apply(args: argparse.Namespace) -> None:
     data = _stdin_json()
     if not isinstance(data, dict) or "state" not in data or "orders" not in data:
         raise ShapeError("bad_shape", 'Give {"state": ..., "orders": ...} on standard input.')
+    _check_input(args, data["state"], "The state")
     applied = engine.apply(data["state"], data["orders"])
     if args.as_seat is None:
         _out({"state": applied.state, "events": applied.events})
@@ -102,10 +157,13 @@ def cmd_apply(args: argparse.Namespace) -> None:
 
 
 def cmd_view(args: argparse.Namespace) -> None:
-    _out(engine.view(_stdin_json(), _seat(args.seat)))
+    state = _stdin_json()
+    _check_input(args, state, "The state")
+    _out(engine.view(state, _seat(args.seat)))
 
 
 def cmd_bots(args: argparse.Namespace) -> None:
+    _options(args)  # checked: the bots play a game of any options
     sys.stdout.write("".join(f"{name}\n" for name in engine.bot_names(args.ruleset)))
 
 
@@ -132,7 +190,10 @@ def cmd_replay(args: argparse.Namespace) -> None:
             text = fh.read()
     except OSError as exc:
         raise ShapeError("bad_shape", f"Cannot read {args.file}: {exc.strerror}.") from None
-    _out(match.replay_check(_read_json(text)))
+    record = _read_json(text)
+    if isinstance(record, dict):  # anything else is replay_check's error, as before
+        _check_input(args, record.get("initial"), "The replay")
+    _out(match.replay_check(record))
 
 
 def _read_hlt_input(path: str) -> bytes:
@@ -153,6 +214,8 @@ def cmd_export_hlt(args: argparse.Namespace) -> None:
         record = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise hlt.HltError(f"The replay is not valid JSON ({exc}).", "bad_json") from None
+    if isinstance(record, dict):  # anything else is hlt.export's error, as before
+        _check_input(args, record.get("initial"), "The replay")
     names = None if args.names is None else [n.strip() for n in args.names.split(",")]
     sys.stdout.write(hlt.export(record, names).dumps() + "\n")
 
@@ -161,6 +224,7 @@ def cmd_import_hlt(args: argparse.Namespace) -> None:
     from engine.halite import hlt
 
     record = hlt.to_record(hlt.loads(_read_hlt_input(args.file)))
+    _check_input(args, record["initial"], "The imported replay")
     if args.out:
         try:
             with open(args.out, "w", encoding="utf-8") as fh:
@@ -175,6 +239,7 @@ def cmd_import_hlt(args: argparse.Namespace) -> None:
 def cmd_import_skyportmap(args: argparse.Namespace) -> None:
     from engine.skyport.maps import MapError, read_skyportmap
 
+    _options(args)  # checked against Skyport's: a map is the same whatever the options
     try:
         with open(args.file, "rb") as fh:
             text = fh.read().decode("utf-8")
@@ -211,15 +276,34 @@ def cmd_bench(args: argparse.Namespace) -> None:
         _out(bench.run_ruleset(args.ruleset, runs=args.runs, matches=args.matches, options=options))
 
 
-def _game_arguments(p: argparse.ArgumentParser) -> None:
-    """--ruleset and --option, for the commands that start games."""
-    p.add_argument("--ruleset", default=rulesets.DEFAULT, choices=rulesets.names())
+def _game_arguments(
+    p: argparse.ArgumentParser,
+    *,
+    default: str | None = rulesets.DEFAULT,
+    choices: list[str] | None = None,
+    ruleset_help: str = "the game's ruleset",
+    option_help: str = "an option of the ruleset (repeatable; `rulesets` lists them)",
+) -> None:
+    """--ruleset and --option, which every command takes (each says what they mean)."""
     p.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="an option of the ruleset (repeatable; `rulesets` lists them)",
+        "--ruleset",
+        default=default,
+        choices=choices or rulesets.names(),
+        help=f"{ruleset_help} (default: {default or 'any'})",
+    )
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=option_help)
+
+
+def _input_arguments(
+    p: argparse.ArgumentParser, what: str, choices: list[str] | None = None
+) -> None:
+    """--ruleset and --option of a command reading a state or a replay: checks of it."""
+    _game_arguments(
+        p,
+        default=None,
+        choices=choices,
+        ruleset_help=f"check that {what} is of this ruleset",
+        option_help=f"check that {what} has this option value (repeatable)",
     )
 
 
@@ -236,12 +320,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--as", dest="as_seat", type=int, default=None, help="seat's view; 0 = spectator"
     )
+    _input_arguments(p, "the state")
     p.set_defaults(run=cmd_apply)
     p = sub.add_parser("view", help="a seat's view of the state on standard input")
     p.add_argument("--seat", type=int, required=True, help="0 = spectator")
+    _input_arguments(p, "the state")
     p.set_defaults(run=cmd_view)
     p = sub.add_parser("bots", help="list the built-in bots")
-    p.add_argument("--ruleset", default=rulesets.DEFAULT, choices=rulesets.names())
+    _game_arguments(
+        p,
+        ruleset_help="whose bots",
+        option_help="checked against the ruleset's options; the bots play any (repeatable)",
+    )
     p.set_defaults(run=cmd_bots)
     p = sub.add_parser("play", help="play a whole match between built-in bots")
     p.add_argument("--seed", type=int, required=True)
@@ -252,17 +342,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_play)
     p = sub.add_parser("replay", help="re-resolve a replay file; exit 1 if it differs")
     p.add_argument("file")
+    _input_arguments(p, "the replay")
     p.set_defaults(run=cmd_replay)
     p = sub.add_parser("export-hlt", help="a Halite replay as a 2016 replay (.hlt, version 11)")
     p.add_argument("file")
     p.add_argument("--names", default=None, help="players' names, comma-separated, one per seat")
+    _input_arguments(p, "the replay", ["halite"])
     p.set_defaults(run=cmd_export_hlt)
     p = sub.add_parser("import-hlt", help="a 2016 Halite replay (.hlt) as our replay file")
     p.add_argument("file")
     p.add_argument("--out", default=None, help="write the replay here; print its summary")
+    _input_arguments(p, "the imported replay", ["halite"])
     p.set_defaults(run=cmd_import_hlt)
     p = sub.add_parser("import-skyportmap", help="a Skyport map (.skyportmap) as JSON")
     p.add_argument("file")
+    _game_arguments(
+        p,
+        default="skyport",
+        choices=["skyport"],
+        ruleset_help="the maps' ruleset",
+        option_help="checked against Skyport's options; the map is the same (repeatable)",
+    )
     p.set_defaults(run=cmd_import_skyportmap)
     p = sub.add_parser("tournament", help="measure the best bot against random and the miner")
     p.add_argument("--matches", type=int, default=100, help="matches in each series")
@@ -279,6 +379,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_bench)
     p = sub.add_parser("rulesets", help="list the rulesets: seats, turn shape, bots, options")
     p.add_argument("--json", action="store_true", help="one JSON list instead of lines")
+    _game_arguments(
+        p,
+        default=None,
+        ruleset_help="list this ruleset only",
+        option_help="list only the rulesets taking this option value (repeatable)",
+    )
     p.set_defaults(run=cmd_rulesets)
     return parser
 

@@ -1,7 +1,11 @@
-"""The command line for every ruleset: `rulesets`, `--ruleset` and `--option` on `new`,
-`play`, `bench` and `tournament`; `apply`, `view` and `replay` read the ruleset from
-the state. The test rulesets are registered by running platform_rulesets.py, which is
-`python -m engine` with them added."""
+"""The command line for every ruleset: `rulesets`, and `--ruleset` and `--option` on
+every command. `new`, `play`, `bench` and `tournament` start a game of that ruleset
+with those options; `apply`, `view`, `replay`, `export-hlt` and `import-hlt` check
+that their input is of that ruleset with those option values (exit 2 and nothing
+else written if not); `bots`, `import-skyportmap` and `rulesets` check the options
+against the ruleset (`rulesets` lists the rulesets that take them). The test
+rulesets are registered by running platform_rulesets.py, which is `python -m engine`
+with them added."""
 
 from __future__ import annotations
 
@@ -14,7 +18,11 @@ from typing import Any
 import pytest
 from helpers import ROOT, assert_one_sentence, engine_cli
 
+from engine.cli import build_parser
+
 WITH_TEST_RULESETS = Path(__file__).parent / "platform_rulesets.py"
+HLT_FIXTURE = Path(__file__).parent / "halite" / "fixtures" / "three-seats-12x10.hlt"
+SKYPORT_MAP = Path(__file__).parent / "skyport" / "fixtures" / "three-corners.skyportmap"
 
 
 def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -195,3 +203,134 @@ def test_tournament_runs_for_any_ruleset() -> None:
 def test_tournament_refuses_a_bot_the_ruleset_does_not_have() -> None:
     body = error(cli("tournament", "--ruleset", "rps", "--matches", "1", "--best", "fighter"), 1)
     assert body["message"] == "Unknown bot 'fighter'; known: random, rock."
+
+
+# ------------------------------------------- --ruleset and --option on every command
+
+
+def test_every_command_takes_ruleset_and_option() -> None:
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    assert set(commands) == {
+        "new", "apply", "view", "bots", "play", "replay", "export-hlt", "import-hlt",
+        "import-skyportmap", "tournament", "bench", "rulesets",
+    }  # fmt: skip
+    for name, command in commands.items():
+        flags = {flag for action in command._actions for flag in action.option_strings}
+        assert {"--ruleset", "--option"} <= flags, name
+
+
+def test_apply_checks_the_states_ruleset_and_options_and_writes_nothing_else() -> None:
+    state = ok("new", "--ruleset", "dig", "--seed", "1", "--option", "steps=5")
+    given = {"seat": 1, "turn": 0, "step_no": 0, "action": "scan"}
+    body = json.dumps({"state": state, "orders": given})
+    checked = ok("apply", "--ruleset", "dig", "--option", "steps=5", stdin=body)
+    assert checked == ok("apply", stdin=body) and checked["state"]["step"] == 1
+    for args, message in [
+        (("--ruleset", "nim"), "The state is of ruleset dig, not nim."),
+        (("--option", "steps=3"), "The state has steps=5, not steps=3."),
+        (("--ruleset", "dig", "--option", "pile=3"), "The dig ruleset has no option 'pile'; known: steps, rounds, width."),
+    ]:  # fmt: skip
+        done = cli("apply", *args, stdin=body)
+        assert error(done, 2)["message"] == message
+        assert len(done.stdout.splitlines()) == 1  # the error object and nothing else
+
+
+def test_view_checks_the_states_ruleset_and_options() -> None:
+    state = json.dumps(ok("new", "--ruleset", "rps", "--seed", "2", "--option", "rounds=4"))
+    seen = ok("view", "--seat", "1", "--ruleset", "rps", "--option", "rounds=4", stdin=state)
+    assert seen == ok("view", "--seat", "1", stdin=state) and seen["viewer"] == 1
+    helium3 = engine_cli("new", "--seed", "2").stdout
+    done = engine_cli("view", "--seat", "1", "--ruleset", "helium3-remake", stdin=helium3)
+    assert error(done, 2)["message"] == "The state is of ruleset helium3, not helium3-remake."
+    done = cli("view", "--seat", "1", "--option", "rounds=3", stdin=state)
+    assert error(done, 2)["message"] == "The state has rounds=4, not rounds=3."
+
+
+def test_replay_checks_the_replays_ruleset_and_options(tmp_path) -> None:
+    path = tmp_path / "replay.json"
+    ok("play", "--ruleset", "race", "--seed", "2", "--bots", "greedy,random",
+       "--option", "target=9", "--out", str(path))  # fmt: skip
+    checked = ok("replay", str(path), "--ruleset", "race", "--option", "target=9")
+    assert checked == ok("replay", str(path)) and checked["ok"] is True
+    done = cli("replay", str(path), "--ruleset", "rps")
+    assert error(done, 2)["message"] == "The replay is of ruleset race, not rps."
+    done = cli("replay", str(path), "--option", "target=15")
+    assert error(done, 2)["message"] == "The replay has target=9, not target=15."
+
+
+def test_export_hlt_checks_the_replays_options(tmp_path) -> None:
+    path = tmp_path / "replay.json"
+    engine_cli("play", "--ruleset", "halite", "--seed", "1", "--bots", "random,random",
+               "--option", "width=10", "--option", "height=12", "--out", str(path))  # fmt: skip
+    checked = engine_cli("export-hlt", str(path), "--ruleset", "halite", "--option", "width=10")
+    assert checked.returncode == 0 and json.loads(checked.stdout)["width"] == 10
+    assert checked.stdout == engine_cli("export-hlt", str(path)).stdout
+    done = engine_cli("export-hlt", str(path), "--option", "height=10")
+    assert error(done, 2)["message"] == "The replay has height=12, not height=10."
+    done = engine_cli("export-hlt", str(path), "--ruleset", "skyport")
+    assert error(done, 1)["message"].startswith("Argument --ruleset: invalid choice: 'skyport'")
+
+
+def test_import_hlt_checks_the_imported_replays_options_before_writing_it(tmp_path) -> None:
+    out = tmp_path / "imported.json"
+    summary = ok("import-hlt", str(HLT_FIXTURE), "--ruleset", "halite",
+                 "--option", "width=12", "--option", "height=10", "--out", str(out))  # fmt: skip
+    assert summary["turns"] == len(json.loads(out.read_text())["turns"])
+    out.unlink()
+    done = cli("import-hlt", str(HLT_FIXTURE), "--option", "width=30", "--out", str(out))
+    assert error(done, 2)["message"] == "The imported replay has width=12, not width=30."
+    assert not out.exists()
+
+
+def test_bots_checks_the_options_against_its_ruleset() -> None:
+    listed = cli("bots", "--ruleset", "dig", "--option", "steps=2")
+    assert listed.returncode == 0 and listed.stdout == cli("bots", "--ruleset", "dig").stdout
+    assert listed.stdout.split() == ["random", "walker"]
+    body = error(cli("bots", "--ruleset", "dig", "--option", "steps=10"), 2)
+    assert body["message"] == "Option steps is at most 9."
+
+
+def test_import_skyportmap_reads_skyport_maps_and_checks_the_options() -> None:
+    plain = engine_cli("import-skyportmap", str(SKYPORT_MAP))
+    done = engine_cli("import-skyportmap", str(SKYPORT_MAP), "--ruleset", "skyport",
+                      "--option", "rounds=10", "--option", "map=triangle-3")  # fmt: skip
+    assert done.returncode == 0 and done.stdout == plain.stdout
+    body = error(engine_cli("import-skyportmap", str(SKYPORT_MAP), "--option", "width=9"), 2)
+    assert body["message"] == "The skyport ruleset has no option 'width'; known: rounds, map."
+    body = error(engine_cli("import-skyportmap", str(SKYPORT_MAP), "--ruleset", "halite"), 1)
+    assert body["message"].startswith("Argument --ruleset: invalid choice: 'halite'")
+
+
+def test_rulesets_lists_the_one_named_or_those_taking_the_options() -> None:
+    assert [r["name"] for r in ok("rulesets", "--json", "--ruleset", "rps")] == ["rps"]
+    taking = [r["name"] for r in ok("rulesets", "--json", "--option", "rounds=3")]
+    assert taking == ["rps", "dig"]
+    wide = cli("rulesets", "--option", "width=12", "--option", "rounds=20").stdout.splitlines()
+    assert [line.split(":")[0] for line in wide] == ["dig"]
+    body = error(cli("rulesets", "--option", "rounds=500"), 2)
+    assert body["message"] == "No ruleset takes rounds=500."
+    body = error(cli("rulesets", "--ruleset", "nim", "--option", "rounds=3"), 2)
+    assert body["message"] == "The nim ruleset has no option 'rounds'; known: pile."
+
+
+@pytest.mark.parametrize(
+    ("command", "rest"),
+    [
+        ("new", ("--seed", "1")),
+        ("play", ("--seed", "1", "--bots", "random,random")),
+        ("bench", ("--runs", "1", "--matches", "1")),
+        ("tournament", ("--matches", "1")),
+    ],
+)
+def test_commands_starting_a_game_start_it_of_that_ruleset_with_those_options(
+    command, rest
+) -> None:
+    out = cli(command, *rest, "--ruleset", "dig", "--option", "width=11")
+    assert out.returncode == 0, out.stdout + out.stderr
+    if command == "new":
+        assert json.loads(out.stdout)["width"] == 11
+    elif command == "bench":
+        assert json.loads(out.stdout)["options"]["width"] == 11
+    body = error(cli(command, *rest, "--ruleset", "dig", "--option", "width=1"), 2)
+    assert body["message"].startswith("Option width is at least")
