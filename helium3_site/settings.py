@@ -249,6 +249,9 @@ TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
+# Each game's presentation package keeps its board script and stylesheet in its own
+# static folder (games/play/<game>/static/play/<game>/); the platform's are the app's.
+STATICFILES_DIRS = sorted((BASE_DIR / "games" / "play").glob("*/static"))
 STATIC_ROOT = Path(env.path("STATIC_ROOT", default=str(VAR_DIR / "static")))
 if STATIC_ROOT.is_relative_to(VAR_DIR):
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)

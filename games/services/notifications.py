@@ -165,7 +165,7 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> b
 
     `now`: the time that decides whether it is due (tests; default: the clock).
     """
-    from games.emails import render_notification
+    from games.services.emails import render_notification
 
     claimed = Notification.objects.filter(
         pk=notification_id,

@@ -2,7 +2,7 @@
 
 Hints are computed by the engine on the board the seat *believes* in: its view,
 with every robot it cannot see a shield on taken as unshielded. That is the board
-the engine itself judges a seat's orders on (docs/rules.md, "Turns"), so a
+the engine itself judges a seat's orders on (docs/games/helium3.md, "Turns"), so a
 highlighted cell is a legal order and a laser's drawn path is the beam as far as
 the player can know it (a hidden shield may still stop or turn it).
 

@@ -321,6 +321,16 @@
   function storeSeen(turn) { try { localStorage.setItem("h3-seen-" + page.dataset.match, String(turn)); } catch (e) { /* private mode */ } }
   function seen() { try { return localStorage.getItem("h3-seen-" + page.dataset.match); } catch (e) { return null; } }
   function setText(node, text) { if (node && node.textContent !== String(text)) node.textContent = text; }
+  /* A page opened on turns this browser has not shown yet comes up "catching up"
+     (the inline script before the board, templates/games/match_detail.html): the
+     board, the panel's figures and the history stay hidden until the movie shows the
+     first of those turns, so the final state never flashes before them. */
+  function caughtUp() {
+    var root = document.documentElement;
+    if (!root.classList.contains("catching-up")) return;
+    root.classList.remove("catching-up");
+    var note = $("#catch-up"); if (note) note.hidden = true;
+  }
 
   /* The panel's money per seat, and the robots it lists as destroyed. */
   function moneyOf(panel) {
@@ -351,16 +361,47 @@
       if (m.money[s] !== undefined) setText($(".money", tr), m.money[s]);
       setText($(".robots", tr), alive[s] || 0);
     });
-    panel.querySelectorAll("tr[data-robot]").forEach(function (tr) {
-      var r = m.robots[tr.dataset.robot], td = tr.children;
-      if (!r || td.length < 4) return;
-      setText(td[1], r.alive ? "(" + Math.round(r.x) + ", " + Math.round(r.y) + ")" : "destroyed");
-      setText(td[2], (r.active ? "active" : "inactive") + (r.armed ? ", " + r.armed + " armed" : "") + (r.shield ? ", shield" + (r.deflect ? " " + r.deflect : "") : ""));
-      setText(td[3], r.mined);
-    });
+    followRobots(panel, m);
     var dead = show.dead.filter(function (i) { return !m.robots[i] || !m.robots[i].alive; }), p = $(".destroyed", panel);
     if (!p && dead.length) { p = document.createElement("p"); p.className = "destroyed"; panel.appendChild(p); }
     if (p) { p.hidden = !dead.length; setText(p, "Destroyed: " + dead.join(", ") + "."); }
+  }
+  /* The table of the viewer's robots at a frame: those alive on the board then, as
+     the server lists them (by id), so a robot the movie has not destroyed yet is
+     still there and one it has is gone. */
+  function followRobots(panel, m) {
+    var table = $("table.mine", panel), viewer = +page.dataset.viewer, ids = [];
+    if (!viewer) return;
+    for (var id in m.robots) if (m.robots[id].seat === viewer && m.robots[id].alive) ids.push(id);
+    ids.sort(function (a, b) { return a.localeCompare(b, "en", {numeric: true}); });
+    if (!table) {
+      // The server leaves the table out once none is left; the movie may show some still.
+      var seats = $("table.seats", panel);
+      if (!ids.length || !seats) return;
+      table = document.createElement("table"); table.className = "mine";
+      table.innerHTML = '<caption>Your robots</caption><thead><tr><th scope="col">Robot</th><th scope="col">Cell</th>' +
+        '<th scope="col">State</th><th scope="col">Mined</th></tr></thead><tbody></tbody>';
+      seats.after(table);
+    }
+    var body = $("tbody", table), rows = {};
+    body.querySelectorAll("tr[data-robot]").forEach(function (tr) { rows[tr.dataset.robot] = tr; });
+    ids.forEach(function (id, i) {
+      var r = m.robots[id], tr = rows[id];
+      if (!tr) {
+        tr = document.createElement("tr"); tr.dataset.robot = id;
+        for (var k = 0; k < 4; k++) tr.appendChild(document.createElement("td"));
+        tr.lastChild.className = "num";
+      }
+      if (body.children[i] !== tr) body.insertBefore(tr, body.children[i] || null);
+      var td = tr.children;
+      setText(td[0], id);
+      setText(td[1], "(" + Math.round(r.x) + ", " + Math.round(r.y) + ")");
+      setText(td[2], (r.active ? "active" : "inactive") + (r.armed ? ", " + r.armed + " armed" : "") + (r.shield ? ", shield" + (r.deflect ? " " + r.deflect : "") : ""));
+      setText(td[3], r.mined);
+      delete rows[id];
+    });
+    for (var gone in rows) rows[gone].remove();
+    table.hidden = !ids.length;
   }
   /* The panel and history at the start of turn k of the movie: whose turn it is, and no later turn. */
   function followTurn(movie, k, k0) {
@@ -374,6 +415,8 @@
     // A finished match's result waits for its last turn.
     document.querySelectorAll("#panel .results, #panel .winner-mark").forEach(function (e) { e.hidden = true; });
     document.querySelectorAll("#history li.turn").forEach(function (li) { li.hidden = +li.dataset.turn > t.number; });
+    // The heading's "Finished" waits for the last turn too.
+    var status = $("#match-status"); if (status) status.hidden = true;
   }
   /* The board has caught up: what the polls brought (or the panel as it was) is shown. */
   function release() {
@@ -383,11 +426,13 @@
       if (now && next) { now.replaceWith(next); fresh.push(next); }
     });
     held = {}; show = null;
+    var status = $("#match-status"); if (status) status.hidden = false;
     if (window.htmx) fresh.forEach(function (e) { window.htmx.process(e); });
     news();
   }
   /* After new parts arrive: the planner for new orders, the history's replay buttons, the countdown. */
   function news() {
+    caughtUp();
     var hs = $("#hints");
     if (!hs || !hs.dataset.used) initPlanner();
     document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
@@ -422,7 +467,7 @@
         if (bar) bar.value = movie.clock0 + pl.T;
         if (text) text.textContent = clockOf(movie.clock0 + pl.T, +text.dataset.length);
         if (following) followFrame(f.model);
-        player.money = f.model.money;
+        player.money = f.model.money; player.model = f.model;
       },
       turn: function (pl, k) {
         var t = movie.turns[k];
@@ -432,6 +477,7 @@
     });
     player.paced = true; player.speed = speed();
     $("#player").hidden = false; $("#player").classList.add("playing"); skip.disabled = false;
+    pauseButton(true, false);
     current = player;
     player.done = function () {
       // Back from a past turn: the very board that was shown (it keeps what the server drew).
@@ -446,6 +492,8 @@
       next();
     };
     player.seek(movie.offsets[k0]);
+    // The first turn not seen is on the board, the panel at its moment: nothing to hide any more.
+    if (!restore) caughtUp();
     if (skipping) { player.seek(movie.total); player.done(); } else player.play();
   }
   /* The next queued movie, or (none left) the parts the polls brought. */
@@ -454,12 +502,26 @@
     if (fn) return fn();
     skipping = false;
     var skip = $("#skip"); if (skip) skip.disabled = true;
+    pauseButton(false, false);
     $("#player").classList.remove("playing");
     release();
   }
   function enqueue(fn) { if (current) queue.push(fn); else fn(); }
   /* Skip: everything queued ends at once, the board shows the latest turn. */
-  function skipAll() { if (current) { skipping = true; current.seek(current.movie.total); } }
+  function skipAll() {
+    if (!current) return;
+    skipping = true; current.seek(current.movie.total);
+    if (!current.playing) current.done();  // paused: nothing else will end it
+  }
+  /* Pause holds the movie on its frame (a poll's news waits with it); Play goes on. */
+  function pauseButton(enabled, paused) {
+    var b = $("#pause"); if (!b) return;
+    b.disabled = !enabled; b.textContent = paused ? "Play" : "Pause"; b.setAttribute("aria-pressed", paused ? "true" : "false");
+  }
+  function togglePause() {
+    if (!current) return;
+    if (current.playing) { current.pause(); pauseButton(true, true); } else { current.play(); pauseButton(true, false); }
+  }
 
   /* ---- Planning orders by pointing at the board ---- */
   /* `answers[k]` is the hints endpoint's answer for the first k planned actions (the
@@ -907,6 +969,9 @@
   }
 
   function initMatchPage() {
+    // From here this script ends the catching up; the page's own fallback (for a page
+    // whose script never loads) is not needed.
+    if (window.h3CatchUpTimer) clearTimeout(window.h3CatchUpTimer);
     var wrap = $("#board-wrap");
     wrap.addEventListener("click", function (e) { onBoardActivate(e.target, e); });
     wrap.addEventListener("keydown", function (e) {
@@ -916,6 +981,7 @@
       if (e.key === "Escape") { if (current) skipAll(); else if (planner.hints) back(); }
     });
     $("#skip").addEventListener("click", skipAll);
+    var pause = $("#pause"); if (pause) pause.addEventListener("click", togglePause);
     var zoom = $("#zoom");
     if (zoom) zoom.addEventListener("click", function () { planner.wide = !planner.wide; planner.show(); });
     var stepBack = $("#step-back");
@@ -936,9 +1002,18 @@
     if (svg && last !== null && +last < +svg.dataset.turn && window.htmx && page.dataset.pollUrl) {
       // Turns were played since this browser last looked: ask for them and play them
       // now, once (playFragment stores the turn shown, so a reload does not replay them).
+      // Should no movie come (an error, a lost answer), the page is shown as it is.
       window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
-    } else if (svg) storeSeen(svg.dataset.turn);
+      setTimeout(caughtUp, CATCH_UP_MS);
+    } else {
+      if (svg) storeSeen(svg.dataset.turn);
+      caughtUp();
+    }
   }
+  var CATCH_UP_MS = 20000;
+  ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function () { if (!current && !queue.length) caughtUp(); });
+  });
   if (window.htmx) {
     // A 304 from the poll means nothing changed: keep the page as it is.
     window.htmx.config.responseHandling = [{code: "304", swap: false}, {code: "204", swap: false}, {code: "[23]..", swap: true}, {code: "[45]..", swap: false, error: true}];
@@ -1030,10 +1105,13 @@
       var b = board(), m = copy(b.model), r = m.robots[id];
       return r ? enginePath(b, m, id, [r.x, r.y], to) : null;
     };
-    // The moment the board shows while it plays (the movie's turn and money), or null.
+    // The moment the board shows while it plays (the movie's turn, money and robots), or null.
     window.helium3Now = function () {
       if (!current || current.shownTurn < 0) return null;
-      return {turn: current.movie.turns[current.shownTurn].number, money: copy(current.money || {}), skipping: skipping};
+      var robots = {}, m = current.model || {robots: {}};
+      for (var id in m.robots) robots[id] = {seat: m.robots[id].seat, alive: m.robots[id].alive, x: m.robots[id].x, y: m.robots[id].y};
+      return {turn: current.movie.turns[current.shownTurn].number, money: copy(current.money || {}), robots: robots,
+        skipping: skipping, paused: !current.playing};
     };
   }
   var replay = $("#replay");

@@ -34,7 +34,7 @@ def _played(seed: int = 2, seats: int = 3, size: int = 10, turns: int = 500) -> 
 def test_halite_is_registered_with_its_parts():
     shown = presentation.get("halite")
     assert shown is halite.PRESENTATION and shown.title == "Halite"
-    assert shown.place == "The map" and shown.planner_script == "games/halite.js"
+    assert shown.place == "The map" and shown.planner_script == "play/halite/planner.js"
     assert shown.legend_template == "play/halite/_legend.html" and shown.max_actions == 0
     assert shown.hints(engine.view(engine.new_game(seed=1, ruleset="halite"), 1)) is None
     assert shown.timing == {"TURN_MS": 800}
