@@ -100,10 +100,15 @@ def broker_on_private_redis(private_redis: Redis) -> Iterator[None]:
     saved = {name: os.environ.pop(name, None) for name in BROKER_VARIABLES}
     os.environ["CELERY_BROKER_URL"] = private_redis.url()
     app.conf.broker_url = private_redis.url()
+    # Without a broker URL in the environment the settings name the embedded broker's
+    # transport, which would take precedence over the URL's scheme.
+    app.conf.broker_transport = None
     app.conf.broker_transport_options = {"visibility_timeout": 3600}
     app.conf.task_default_queue = "celery"
     app.close()  # drop any connection pool made for the old broker
-    assert app.connection_for_write().as_uri().endswith(f":{private_redis.port}/0")
+    connection = app.connection_for_write()
+    assert connection.as_uri().endswith(f":{private_redis.port}/0")
+    assert connection.transport.driver_type == "redis"
     yield
     for name, value in saved.items():
         os.environ.pop(name, None)
