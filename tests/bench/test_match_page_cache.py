@@ -1,7 +1,8 @@
-"""The match page's cache (games/views.py, selectors.match_page_version): what the
+"""The match page's cache (games/views/match.py, selectors.match_page_version): what the
 board benchmark's figures rest on. A view of an unchanged page is served from the
 cache in one query (the viewer remembered for the session: games/viewers.py); anything that changes the page changes the key; a viewer
-never gets another's page; a CSRF token is always the request's own.
+never gets another's page; a CSRF token is always the request's own. Each holds for
+Helium 3 and for its remake.
 
 Here rather than in tests/games/ because it belongs with the benchmark that drove it.
 """
@@ -40,13 +41,22 @@ def people(db: None) -> dict[str, User]:
     }
 
 
-@pytest.fixture
-def match(people: dict[str, User]) -> Match:
+# Every test runs for Helium 3 and for its remake: the page cache is the platform's,
+# and each game's page must stay as cheap (the board benchmark's `--ruleset`). Each
+# game's page links its own rules page, which tells that the page served is that game's.
+RULES_LINK = {"helium3": 'href="/rules/"', "helium3-remake": 'href="/games/helium3-remake/"'}
+RULESETS = tuple(RULES_LINK)
+
+
+@pytest.fixture(params=RULESETS)
+def match(request: pytest.FixtureRequest, people: dict[str, User]) -> Match:
     """Alice (seat 1, to move) against Bob (seat 3), public."""
-    match = services.match_create(creator=people["alice"], seat_count=2, turn_seconds=3600)
+    match = services.match_create(
+        creator=people["alice"], seat_count=2, turn_seconds=3600, ruleset=request.param
+    )
     services.seat_join(match_id=match.pk, user=people["bob"])
     match.refresh_from_db()
-    assert match.status == Match.Status.RUNNING
+    assert match.status == Match.Status.RUNNING and match.ruleset == request.param
     return match
 
 
@@ -74,6 +84,7 @@ def test_a_second_view_of_an_unchanged_page_is_the_same_page_in_one_query(
     assert second.status_code == 200
     assert without_csrf(second.content.decode()) == without_csrf(first.content.decode())
     assert 'name="turn"' in second.content.decode()
+    assert RULES_LINK[match.ruleset] in second.content.decode()
 
 
 def test_a_cached_page_carries_a_fresh_token_that_the_orders_post_accepts(match, people):
@@ -147,7 +158,7 @@ class DownCache:
 
 
 def test_a_page_cache_that_fails_serves_the_page_all_the_same(match, people, monkeypatch):
-    monkeypatch.setattr("games.views._page_cache", DownCache)
+    monkeypatch.setattr("games.views.match._page_cache", DownCache)
     client = client_for(people["alice"])
     assert client.get(url(match)).status_code == 200
     assert client.get(url(match)).status_code == 200
