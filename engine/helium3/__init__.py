@@ -1,4 +1,4 @@
-"""Helium 3, the primary rulebook (seeds/000), as rules.md decides it."""
+"""Helium 3, the rules as docs/games/helium3.md states them."""
 
 from engine.core import Ruleset, Shape
 from engine.helium3 import api, bots

@@ -1,6 +1,6 @@
 """Animation timing: the only source of `t_ms` / `duration_ms` and of the battle clock.
 
-Calibrated (see docs/rules.md) so that a 10-minute battle gives each of four players
+Calibrated (see docs/games/helium3.md) so that a 10-minute battle gives each of four players
 about 20 turns, as the public implementation plays: an average turn of about 7.5 s.
 """
 

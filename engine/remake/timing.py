@@ -1,5 +1,5 @@
-"""The remake's animation timeline uses Helium 3's constants unchanged (remake.md: "the
-animation timeline and its constants" as in rules.md); a `deflect`, like a shield,
+"""The remake's animation timeline uses Helium 3's constants unchanged (docs/games/remake.md:
+"the animation timeline" as in docs/games/helium3.md); a `deflect`, like a shield,
 costs no time and turns nothing."""
 
 from engine.helium3.timing import (

@@ -1,4 +1,5 @@
-"""Arming and disarming: one of missile, laser or shield at a time (rules.md "Robot states")."""
+"""Arming and disarming: one of missile, laser or shield at a time
+(docs/games/helium3.md "Robot states")."""
 
 from __future__ import annotations
 

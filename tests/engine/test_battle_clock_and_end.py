@@ -1,5 +1,6 @@
-"""The battle clock, the end of the match and its winners (rules.md "The battle clock and
-the end"). Timing constants are referred to by name: they are being calibrated."""
+"""The battle clock, the end of the match and its winners (docs/games/helium3.md
+"The battle clock and the end"). Timing constants are referred to by name, so the
+tests hold whatever their values."""
 
 from __future__ import annotations
 

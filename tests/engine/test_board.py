@@ -1,4 +1,4 @@
-"""Board and coordinates (rules.md "Board and coordinates")."""
+"""Board and coordinates (docs/games/helium3.md "Board and coordinates")."""
 
 from __future__ import annotations
 

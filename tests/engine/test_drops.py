@@ -1,4 +1,4 @@
-"""Destruction drops half of what the robot mined, 350:750 over its 3x3 (rules.md
+"""Destruction drops half of what the robot mined, 350:750 over its 3x3 (docs/games/helium3.md
 "Destruction")."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The fog of shield: views and per-seat copies of the events (protocol.md, "A seat's
-view" and "Events"; rules.md, "Shields and the fog of shield").
+view" and "Events"; docs/games/helium3.md, "Shields and the fog of shield").
 
 A view is a function of what the seat may know, and an opponent or a spectator
 cannot tell a `shield` from a plain `move` to the same cell until a hit reveals it.

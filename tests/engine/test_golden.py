@@ -182,11 +182,11 @@ def test_a_replay_that_is_not_json_fails_with_bad_json(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["error"]["code"] == "bad_json"
 
 
-# docs/rules.md is the rules' written record: it must not drift from the code either.
-RULES_MD = ROOT / "docs" / "rules.md"
+# docs/games/helium3.md is the rules' written record: it must not drift from the code either.
+RULES_MD = ROOT / "docs" / "games" / "helium3.md"
 
 
-def test_docs_rules_md_names_only_tests_that_exist() -> None:
+def test_docs_helium3_md_names_only_tests_that_exist() -> None:
     named, missing = named_tests_missing(
         RULES_MD.read_text(encoding="utf-8"), r"test_\w+", Path(__file__).parent
     )
@@ -194,7 +194,7 @@ def test_docs_rules_md_names_only_tests_that_exist() -> None:
     assert not missing
 
 
-def test_docs_rules_md_gives_the_engines_timing_constants() -> None:
+def test_docs_helium3_md_gives_the_engines_timing_constants() -> None:
     text = RULES_MD.read_text(encoding="utf-8")
     documented = {k: int(v) for k, v in re.findall(r"^\| `([A-Z_]+_MS)` \| (\d+) \|", text, re.M)}
     actual = {k: v for k, v in vars(timing).items() if k.endswith("_MS") and type(v) is int}

@@ -1,4 +1,5 @@
-"""Inactive robots are immune; any action makes a robot active (rules.md "Robot states")."""
+"""Inactive robots are immune; any action makes a robot active
+(docs/games/helium3.md "Robot states")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Kamikaze: the robot is destroyed and hits its eight neighbours (rules.md "Kamikaze")."""
+"""Kamikaze: the robot is destroyed and hits its eight neighbours
+(docs/games/helium3.md "Kamikaze")."""
 
 from __future__ import annotations
 

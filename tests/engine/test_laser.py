@@ -1,4 +1,5 @@
-"""Lasers: beams, shields that stop them and deflects that turn them (rules.md "Laser")."""
+"""Lasers: beams, shields that stop them and deflects that turn them
+(docs/games/helium3.md "Laser")."""
 
 from __future__ import annotations
 

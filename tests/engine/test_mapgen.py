@@ -1,4 +1,4 @@
-"""Helium distribution (rules.md "Helium distribution (map generation)").
+"""Helium distribution (docs/games/helium3.md "Helium distribution (map generation)").
 
 The deposits a seed places are recorded by wrapping the generator's stamping step;
 the expected map is then rebuilt here, independently, from the seed's numbers.

@@ -1,4 +1,5 @@
-"""Mining: 500 from the robot's cell and 250 from each neighbour (rules.md "Actions")."""
+"""Mining: 500 from the robot's cell and 250 from each neighbour
+(docs/games/helium3.md "Actions")."""
 
 from __future__ import annotations
 

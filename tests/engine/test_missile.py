@@ -1,4 +1,4 @@
-"""Missiles: one cell at distance 1 to 6 (rules.md "Actions" and "Hitting a robot")."""
+"""Missiles: one cell at distance 1 to 6 (docs/games/helium3.md "Actions" and "Hitting a robot")."""
 
 from __future__ import annotations
 

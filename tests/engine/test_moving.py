@@ -1,4 +1,4 @@
-"""Moving: ranges, free paths and the path every engine picks (rules.md "Actions")."""
+"""Moving: ranges, free paths and the path every engine picks (docs/games/helium3.md "Actions")."""
 
 from __future__ import annotations
 
@@ -275,8 +275,9 @@ def rule_path(
     robots: set[tuple[int, int]],
     reach: int,
 ) -> list[list[int]] | None:
-    """rules.md's path, step by step: stay on a shortest free path; keep the facing if
-    possible; else the smallest angle to the line to the destination; ties N NE E ... NW."""
+    """The path of docs/games/helium3.md, step by step: stay on a shortest free path;
+    keep the facing if possible; else the smallest angle to the line to the
+    destination; ties N NE E ... NW."""
     dist = {dest: 0}
     frontier = [dest]
     while frontier:

@@ -1,5 +1,6 @@
-"""Shields: one hit absorbed, an optional deflect, gone with any action (rules.md "Hitting a
-robot", "Laser" and "Robot states"; the fog of shield is tested in test_fog.py)."""
+"""Shields: one hit absorbed, an optional deflect, gone with any action
+(docs/games/helium3.md "Hitting a robot", "Laser" and "Robot states"; the fog of
+shield is tested in test_fog.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Players, spawns and turns (rules.md "Players and spawns" and "Turns")."""
+"""Players, spawns and turns (docs/games/helium3.md "Players and spawns" and "Turns")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Validation: every error code of protocol.md, one sentence each, and a rejected turn
-changes nothing (rules.md "Turns"; protocol.md "Orders" and "Errors").
+changes nothing (docs/games/helium3.md "Turns"; protocol.md "Orders" and "Errors").
 
 `reject` in helpers.py checks for every rejection here that the input state and orders
 come back unchanged (deep compare) and that the message is one sentence.

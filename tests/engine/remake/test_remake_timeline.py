@@ -1,5 +1,5 @@
-"""The remake's timeline: Helium 3's constants, one action after another (remake.md:
-the animation timeline and its constants as in rules.md)."""
+"""The remake's timeline: Helium 3's constants, one action after another (docs/games/remake.md:
+the animation timeline and its constants as in docs/games/helium3.md)."""
 
 from __future__ import annotations
 
