@@ -4,7 +4,8 @@ The engine registers rulesets (engine/rulesets.py); the site registers, under th
 same name, a `Presentation`: the board drawn from a view, the planner's hints, the
 events as sentences, the plain order form, the rules page and a small picture for
 the lobby. Generic code (the match page, poll, history, replay, emails, lobby)
-asks this registry and never names a game (style.md 19).
+asks this registry and never names a game, so a new game adds a package, not
+branches in the platform.
 
 Using it::
 

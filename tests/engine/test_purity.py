@@ -1,5 +1,5 @@
 """The engine is pure: no Django, no site code, no I/O or clock in its rules, no global
-random (style.md 1: "a test fails if it imports Django")."""
+random: a test fails if the engine imports Django."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What a finished match records per seat comes from its game's presentation
 (`seat_records`); a game without one records its winners and scores, and its
 places and scores show on the match, archive and player pages like any game's.
-The records and the bot API code name no game (style.md 19)."""
+The records and the bot API code name no game: the platform never does."""
 
 from __future__ import annotations
 

@@ -17,7 +17,8 @@ the age "" when unknown); the own robot is `<g class="ar-robot own seat-S">`, a
 robot seen in a scan `<g class="ar-robot seen seat-S">` with `data-age`, and a
 spectator's robots `<g class="ar-robot seat-S">`, each with `data-x` and `data-y`.
 
-Cost (style.md 12): one short string per cell, a hundred cells.
+Cost: drawn in Python, not a template loop, as the board is the most viewed page; one
+short string per cell, a hundred cells.
 """
 
 from __future__ import annotations

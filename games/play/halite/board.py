@@ -26,7 +26,8 @@ The copies in the wrap band are `hl-ghost`, never `hl-piece`. Layers, bottom to
 top: production, `hl-neutral`, `hl-land` (territory), grid, `hl-pieces`, the
 wrap shade, labels and arrows, then `hl-fx` (empty: the script's animations).
 
-Cost (style.md 12): a 50 x 50 board is one string join over at most 2,500 short
+Cost: drawn in Python, not a template loop, as the board is the most viewed page;
+a 50 x 50 board is one string join over at most 2,500 short
 pieces; tests/bench/halite_board_bench.py measures it.
 """
 

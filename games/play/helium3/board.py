@@ -2,7 +2,7 @@
 
 It is the most viewed fragment of the site: one join over a few hundred small
 strings costs a fraction of a millisecond, where a template loop over 400 cells
-costs about 12 ms (style.md, 12). Only what the view holds is drawn: a shield and
+costs about 12 ms. Only what the view holds is drawn: a shield and
 its deflect appear only on robots whose view carries them (the viewer's own, or
 every robot once the match is over), so nothing secret is ever filtered here.
 
