@@ -156,7 +156,7 @@ def test_the_legend_names_each_seats_colour_and_shape_as_the_board_draws_it():
     from pathlib import Path
 
     legend = (
-        Path(__file__).resolve().parents[3] / "templates" / "play" / "halite" / "_legend.html"
+        Path(__file__).resolve().parents[4] / "templates" / "play" / "halite" / "_legend.html"
     ).read_text()
     for seat, colour in board.SEAT_COLOURS.items():
         key = f'href="#hl-s{seat}" fill="{colour}"'
