@@ -66,17 +66,19 @@ def test_the_engine_bench_compares_with_python_chess() -> None:
 
 
 def test_the_board_page_bench_counts_a_constant_number_of_queries(database: str) -> None:
+    games = ["helium3", "helium3-remake"]
     figures = run(
-        "board_page.py",
+        "board_page.py", "--ruleset", *games,
         "--requests", "3", "--turns", "0", "5",
         "--wrk-seconds", "1", "--wrk-rounds", "1", "--gunicorn-workers", "1",
         "--database", database, migrated=database,
     )  # fmt: skip
     assert figures["queries_constant"] is True
-    assert len(figures["points"]) == 8
-    assert figures["html_bytes_max"] > 0
+    assert len(figures["points"]) == 8 * len(games)
+    assert all(figures["by_ruleset"][game]["html_bytes_max"] > 0 for game in games)
     if figures["throughput"]["wrk"]:
-        assert figures["throughput"]["match_rps_median"] > 0
+        for game in games:
+            assert figures["throughput"]["by_ruleset"][game]["match_rps_median"] > 0
         assert figures["throughput"]["non_2xx"] == 0
 
 
