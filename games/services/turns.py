@@ -182,9 +182,14 @@ def _submit_one(
             refusal = taken
     # Refused, unless this turn's orders were accepted already: the same post
     # again answers as the first one did; other orders from this seat conflict.
-    # (Looked up only here: a turn that was claimed just now has no orders yet.)
-    existing = Orders.objects.filter(match=match, turn_number=number).order_by("pk").first()
-    if existing is not None and existing.seat == seat.number:
+    # (Looked up only here: a turn that was claimed just now has no orders yet.) This
+    # seat's row: a past turn at once, a setup say, has a row for each seat.
+    existing = (
+        Orders.objects.filter(match=match, turn_number=number, seat=seat.number)
+        .order_by("pk")
+        .first()
+    )
+    if existing is not None:
         if _same_post(existing, user, orders):
             return existing, False
         raise Conflict("already_submitted", "Different orders for this turn were already accepted.")
