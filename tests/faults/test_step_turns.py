@@ -8,11 +8,15 @@
 
 resolves the turn exactly once once a worker runs again: one orders row and one
 resolution per step, the state advanced once (faults_reconcile replays every
-stored step from the initial state and finds the match's state).
+stored step from the initial state and finds the match's state). And the same
+seat posting its steps from many connections at once through the real web server
+(the same step, two different orders for one step, a stale step_no, a repeat of
+a step taken earlier) stores one row per step and applies each step once.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -23,10 +27,12 @@ from typing import Any
 import pytest
 from django.utils import timezone
 from faults_reconcile import make_player, reconcile, wait_settled
-from faults_stack import Stack, wait_until
+from faults_stack import Answer, Stack, wait_until
+from test_concurrent_submissions import at_once
 
 from games import services
 from games.models import Match, Orders, Resolution, Seat, Turn
+from games.services.tokens import token_create
 
 pytestmark = pytest.mark.faults
 
@@ -186,3 +192,71 @@ def test_a_worker_killed_at_each_point_of_a_bots_turn_of_steps_resolves_it_once(
         assert_turn_2_waits_for_the_player(match, step)
         assert Seat.objects.get(match=match, number=1).missed_in_row == 0, step
         assert reconcile(stack.mail_dir).matches == number, step
+
+
+def test_one_seat_posting_its_steps_from_many_connections_at_once_applies_each_once(
+    stack: Stack,
+) -> None:
+    stack.web(wait=False, workers=3, threads=10, test_rulesets=True)
+    stack.worker("w1", concurrency=2, test_rulesets=True)
+    player = make_player("alice")
+    match = services.match_create(
+        creator=player, seat_count=2, ruleset="dig", options={"steps": 3, "rounds": 2},
+        bots=["walker"], turn_seconds=3600,
+    )  # fmt: skip
+    token = token_create(user=player, name="bot")[1]
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    browser = stack.browser("")
+
+    def post(step_no: int, action: str) -> Answer:
+        body = json.dumps({"turn": 0, "step_no": step_no, "action": action}).encode()
+        return browser.request("POST", f"/api/v1/matches/{match.pk}/orders/", body, headers)
+
+    def state() -> dict[str, Any]:
+        match.refresh_from_db()
+        assert match.state is not None
+        return match.state
+
+    # Step 0, the same scan from thirty connections: one row, one scan, the same answer.
+    answers = at_once(30, lambda: post(0, "scan"))
+    assert [a.status for a in answers] == [202] * 30, [a.body[:200] for a in answers]
+    scanned, *repeats = [json.loads(a.body) for a in answers]
+    assert all(repeat == scanned for repeat in repeats) and scanned["step"] == 0
+    assert steps_resolved(match, 0) == [0]
+    assert (state()["step"], len(state()["scans"]["1"])) == (1, 1)
+
+    # Step 1 from forty connections, ten each: two different orders for it ("right"
+    # and "dig": the first to take the match's lock is the step, the other is then
+    # stale), orders for step 0 the seat never sent (stale), and the step 0 scan
+    # again (a repeat: answered as the first time, not applied).
+    sends = [lambda: post(1, "right"), lambda: post(1, "dig")]
+    sends += [lambda: post(0, "left"), lambda: post(0, "scan")]
+    turns = iter(range(40))
+    answers = at_once(40, lambda: sends[next(turns) % 4]())
+
+    assert {a.status for a in answers} == {202, 409}, [a.body[:200] for a in answers]
+    taken = Orders.objects.get(match=match, turn_number=0, step=1).orders["action"]
+    accepted = [json.loads(a.body) for a in answers if a.status == 202]
+    took = [body for body in accepted if body["step"] == 1]
+    assert len(took) == 10 and all(body == took[0] for body in took), accepted
+    assert took[0]["orders"]["action"] == taken
+    assert [body for body in accepted if body["step"] == 0] == [scanned] * 10
+    refused = [json.loads(a.body)["error"]["code"] for a in answers if a.status == 409]
+    assert refused == ["stale_turn"] * 20
+    assert steps_resolved(match, 0) == [0, 1]
+    # Step 1 applied once, the scan not again.
+    assert (state()["step"], len(state()["scans"]["1"])) == (2, 1)
+    assert state()["positions"]["1"] == (1 if taken == "right" else 0)
+
+    # The last step, which ends the turn, from twenty connections: it ends once.
+    answers = at_once(20, lambda: post(2, "end"))
+    assert [a.status for a in answers] == [202] * 20, [a.body[:200] for a in answers]
+    ended = json.loads(answers[0].body)
+    assert all(json.loads(a.body) == ended for a in answers) and ended["step"] == 2
+    assert steps_resolved(match, 0) == [0, 1, 2]
+    stored = Orders.objects.filter(match=match, turn_number=0)
+    assert sorted(stored.values_list("step", flat=True)) == [0, 1, 2]
+    assert Turn.objects.get(match=match, number=0).status == Turn.Status.RESOLVED
+    # The bot's turn is the worker's; then the player's second turn waits.
+    assert_turn_2_waits_for_the_player(match, "concurrent steps")
+    assert reconcile(stack.mail_dir).matches == 1
