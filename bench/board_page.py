@@ -17,8 +17,9 @@ page cache) and of a quarter as many first views after a change (the caches empt
 before each), and the queries one request of each kind makes. The query counts must
 be the same at every point of a game: the script exits with status 1 if one grows
 with turns or robots. Then gunicorn (`--gunicorn-workers`) serves each game's
-four-seat match at turn 20 to wrk, in rounds that alternate `/healthz` and each
-game's page, and the ratio of the medians is each game's figure.
+four-seat match, at the last turn measured (80 unless --turns), to wrk, in rounds of `/healthz`
+and each game's page (each round in another order), and the ratio of the medians
+is each game's figure.
 Goals: median server time under 5 ms, at most 6 queries, at least 0.25x
 the trivial view's throughput.
 """
@@ -216,8 +217,8 @@ def main(argv: list[str] | None = None) -> int:
 def play_points(
     ruleset: str, args: argparse.Namespace, people: list[Any], clients: dict[str, Any]
 ) -> tuple[list[dict[str, Any]], tuple[int, int], int]:
-    """Every point of one game, its four-seat match at turn 20 (or the nearest turn
-    played before it) for wrk, and how many matches ended too early."""
+    """Every point of one game, its four-seat match (at the last turn measured) for
+    wrk, and how many matches ended too early."""
     points: list[dict[str, Any]] = []
     wrk_match: tuple[int, int] | None = None
     ended_early = 0
@@ -235,8 +236,8 @@ def play_points(
         match_id, match_points = played
         points.extend(match_points)
         if seats == 4:
-            turns = [p["turn"] for p in match_points]
-            wrk_match = (match_id, max((t for t in turns if t <= 20), default=min(turns)))
+            # The match stays where the last point left it.
+            wrk_match = (match_id, match_points[-1]["turn"])
     assert wrk_match is not None
     return points, wrk_match, ended_early
 
@@ -320,7 +321,7 @@ def throughput_of(
     cookie: str,
     wrk_matches: dict[str, tuple[int, int]],
 ) -> dict[str, Any]:
-    """wrk against gunicorn: rounds of `/healthz` then each game's page, so that every
+    """wrk against gunicorn: rounds of `/healthz` and each game's page, so that every
     game's ratio comes from the same rounds of the trivial view."""
     throughput: dict[str, Any] = {"wrk": shutil.which("wrk") is not None}
     if not throughput["wrk"] or args.wrk_seconds <= 0:
@@ -333,9 +334,13 @@ def throughput_of(
         for url in urls.values():
             wrk(url, cookie, 1, args.wrk_connections)
         rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in urls}
-        for _ in range(args.wrk_rounds):
-            for name, url in urls.items():
-                rounds[name].append(wrk(url, cookie, args.wrk_seconds, args.wrk_connections))
+        names = list(urls)
+        for number in range(args.wrk_rounds):
+            # Each round starts one further along, so that no page is always measured
+            # last, when a load that builds up on this shared machine weighs most.
+            shift = number % len(names)
+            for name in names[shift:] + names[:shift]:
+                rounds[name].append(wrk(urls[name], cookie, args.wrk_seconds, args.wrk_connections))
     health_rps = statistics.median(r["rps"] for r in rounds["healthz"])
     by_ruleset = {}
     for name, (_, turn) in wrk_matches.items():
@@ -371,6 +376,8 @@ def run(args: argparse.Namespace, env: dict[str, str]) -> int:
     from django.test import Client
 
     assert not settings.DEBUG
+    # "machine" gives the load at the end; on a shared machine it varies during a run.
+    load_at_start = os.getloadavg()[0]
     tag = f"{os.getpid()}-{time.time_ns()}"
     player = User.objects.create_user(f"bench-player-{tag}", f"p{tag}@example.org")
     rival = User.objects.create_user(f"bench-rival-{tag}", f"r{tag}@example.org")
@@ -411,6 +418,7 @@ def run(args: argparse.Namespace, env: dict[str, str]) -> int:
         "by_ruleset": games,
         "throughput": throughput,
         "requests_per_point": args.requests,
+        "loadavg_1m_at_start": round(load_at_start, 2),
     }
     parts = []
     for name, game in games.items():
