@@ -1,4 +1,6 @@
-"""What the browser tests share: waiting for the match page's board to settle.
+"""What the browser tests share: waiting for the match page's board to settle,
+recording every moment it shows while it plays, and holding the page that sending
+orders loads until the bots have played.
 
 The match page animates every turn it has not shown yet, one movie after another,
 and a poll may bring the next movie a moment after the panel already says "your
@@ -11,7 +13,12 @@ queued and the board shows the turn the page knows to be the latest.
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+import math
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Page, Route
 
 SETTLE_BOARD = """() => {
   const skip = document.querySelector('#skip');
@@ -45,3 +52,89 @@ def match_over(page: Page) -> bool:
         expect(page.get_by_text("The match is over.").first).to_be_visible(timeout=60_000)
         settle_board(page)
     return over
+
+
+# Every frame the match page draws while a movie plays, recorded inside the page from
+# its first moment (an init script): what the movie shows (its turn, money and robots,
+# window.helium3Now) beside what the panel, the caption and the history say at that
+# frame. A recorder that runs every frame sees every moment, however fast the page or
+# slow the test, so a test reads them all afterwards instead of sampling the page.
+RECORD_MOMENTS = """(() => {
+  window.h3Moments = [];
+  const record = () => {
+    const now = window.helium3Now ? window.helium3Now() : null;
+    if (now) {
+      const panel = document.querySelector('#panel'), showing = panel.querySelector('.showing');
+      const cap = document.querySelector('#caption'), box = cap.getBoundingClientRect();
+      const money = {};
+      panel.querySelectorAll('tr[data-seat]').forEach(tr => {
+        money[tr.dataset.seat] = +tr.querySelector('.money').textContent;
+      });
+      const table = panel.querySelector('table.mine'), dead = panel.querySelector('.destroyed');
+      window.h3Moments.push({
+        turn: now.turn, money: now.money, robots: now.robots, paused: now.paused,
+        panelTurn: showing ? +showing.dataset.turn : null, panelMoney: money,
+        captionTurn: cap.dataset.turn === undefined ? null : +cap.dataset.turn,
+        captionBox: [box.top, box.bottom, box.width, window.innerHeight],
+        captionShown: getComputedStyle(cap).visibility === 'visible' && cap.checkVisibility(),
+        rows: table && !table.hidden
+          ? [...table.querySelectorAll('tbody tr')].map(tr => [tr.dataset.robot, tr.children[1].textContent])
+          : [],
+        destroyed: dead && !dead.hidden ? dead.textContent : '',
+        later: [...document.querySelectorAll('#history li.turn')]
+          .filter(li => !li.hidden && +li.dataset.turn > now.turn).map(li => +li.dataset.turn),
+        yourMove: panel.textContent.includes('your move'),
+        catchingUp: document.documentElement.classList.contains('catching-up'),
+      });
+    }
+    requestAnimationFrame(record);
+  };
+  requestAnimationFrame(record);
+})()"""
+
+
+def robot_key(robot_id: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in robot_id.split("-"))
+
+
+def check_moment(moment: dict[str, Any], destroyed: list[str], viewer: int) -> None:
+    """One recorded frame shows one moment: the panel, the caption and the history at
+    the movie's turn; the money the movie shows; the viewer's robots listed as the
+    frame has them (alive, at their cells); and of the robots the match has destroyed
+    (`destroyed`, the final panel's list) those already destroyed on the board."""
+    assert moment["panelTurn"] == moment["turn"] == moment["captionTurn"], moment
+    assert moment["panelMoney"] == moment["money"], moment
+    assert not moment["yourMove"] and not moment["later"] and not moment["catchingUp"], moment
+    top, bottom, width, height = moment["captionBox"]
+    assert moment["captionShown"] and width > 0 and top >= 0 and bottom <= height, moment
+    robots = moment["robots"]
+    mine = sorted(
+        (i for i, r in robots.items() if r["seat"] == viewer and r["alive"]), key=robot_key
+    )
+    assert [row[0] for row in moment["rows"]] == mine, moment
+    for robot_id, cell in moment["rows"]:
+        r = robots[robot_id]
+        # Math.round's halves go up (Python's round would go to even).
+        assert cell == f"({math.floor(r['x'] + 0.5)}, {math.floor(r['y'] + 0.5)})", moment
+    gone = {i for i in destroyed if i not in robots or not robots[i]["alive"]}
+    assert set(re.findall(r"\d+-\d+", moment["destroyed"])) == gone, moment
+
+
+def hold_the_page_after_sending(page: Page, match_id: int, turn: int) -> None:
+    """The page that sending orders loads (the answer to the post, a redirect) comes
+    only once the match has reached `turn`: the bots have played, and the page opens
+    on turns this browser has not shown yet."""
+    from games.models import Match
+
+    def answer(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        response = route.fetch(max_redirects=0)
+        end = time.monotonic() + 60
+        while Match.objects.get(pk=match_id).turn_number < turn:
+            assert time.monotonic() < end, f"match {match_id} did not reach turn {turn}"
+            time.sleep(0.1)
+        route.fulfill(response=response)
+
+    page.route(f"**/matches/{match_id}/orders/", answer)

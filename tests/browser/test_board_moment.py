@@ -1,17 +1,20 @@
 """The match page shows one moment at a time: while the board plays turns, the panel
-and the history are those of the turn on the board (never the final state), the
+(its money, robots, destroyed list and table of the player's robots) and the history
+are those of the turn on the board, never the final state, and the caption stays in
+view; a page opened after sending hides the final state until those turns play; the
 turns played since the browser last looked play once when the page opens, and
 planning a turn never moves the page (on a phone the actions stay under the thumb)."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
-from playwright.sync_api import Page, expect
+from browser_support import RECORD_MOMENTS, check_moment, hold_the_page_after_sending, settle_board
+from playwright.sync_api import Page, Route, expect
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,10 +32,13 @@ MOMENT = """() => {
   });
   const later = [...document.querySelectorAll('#history li.turn')]
     .filter(li => !li.hidden && +li.dataset.turn > now.turn).map(li => +li.dataset.turn);
+  const cap = document.querySelector('#caption'), box = cap.getBoundingClientRect();
   return {
     turn: now.turn, money: now.money,
     panelTurn: showing ? +showing.dataset.turn : null, panelMoney: money,
-    captionTurn: +document.querySelector('#caption').dataset.turn,
+    captionTurn: +cap.dataset.turn,
+    captionBox: [box.top, box.bottom, box.width, window.innerHeight],
+    captionShown: getComputedStyle(cap).visibility === 'visible' && cap.checkVisibility(),
     yourMove: document.querySelector('#panel').textContent.includes('your move'),
     later: later,
   };
@@ -105,6 +111,9 @@ def test_while_the_board_plays_the_bots_turns_the_panel_shows_the_turn_on_the_bo
         assert look["panelMoney"] == look["money"], look
         assert not look["yourMove"], look
         assert not look["later"], look
+        # The caption of the turn that plays is on the screen, next to the board.
+        top, bottom, width, height = look["captionBox"]
+        assert look["captionShown"] and width > 0 and top >= 0 and bottom <= height, look
         if not shot:
             page.screenshot(path=str(screenshot_dir / "board-animating-laptop.png"))
             shot = True
@@ -306,4 +315,161 @@ def test_the_last_turns_of_a_match_that_ended_away_play_before_the_result(
     settle_board(page)
     expect(page.get_by_text("The match is over.")).to_be_visible()
     expect(page.locator("#panel section.results")).to_be_visible()
+    assert not errors, errors
+
+
+def destroyed_ids(page: Page) -> list[str]:
+    """The robots the panel lists as destroyed (none: no list)."""
+    return page.evaluate(
+        "() => { const p = document.querySelector('#panel .destroyed');"
+        " return p && p.dataset.ids ? p.dataset.ids.split(' ') : []; }"
+    )
+
+
+# What the page shows when its parsing ends, before any script of its own has run (the
+# board script is deferred): the first paint can show nothing else.
+FIRST_LOOK = """document.addEventListener('readystatechange', () => {
+  if (document.readyState !== 'interactive' || !document.querySelector('#match')) return;
+  const shown = s => { const e = document.querySelector(s); return e ? e.checkVisibility({visibilityProperty: true}) : null; };
+  window.h3FirstLook = {
+    catchingUp: document.documentElement.classList.contains('catching-up'),
+    note: shown('#catch-up') ? document.querySelector('#catch-up').textContent : null,
+    board: shown('#board-wrap svg.board'), status: shown('#panel .status'), money: shown('#panel td.money'),
+    robots: shown('#panel table.mine tbody'), history: shown('#history .turns'), orders: shown('#orders'),
+  };
+})"""
+
+
+def test_the_page_that_sending_loads_shows_nothing_of_the_final_state_before_its_turns_play(
+    live_server: Any, celery_worker: Any, page: Page
+) -> None:
+    from games import services
+
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    player = log_in(page, live_server.url, "patient")
+    match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["miner"])
+    page.add_init_script(FIRST_LOOK)
+    page.add_init_script(RECORD_MOMENTS)
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    expect(page.get_by_text("your move")).to_be_visible()
+    assert page.evaluate("() => window.h3FirstLook")["board"]  # nothing to catch up: all shown
+    assert page.evaluate(f"() => localStorage.getItem('h3-seen-{match.pk}')") == "0"
+
+    # The page after sending opens when the bot has played (turn 2), and the movie of
+    # turns 0 and 1 it asks for is held back while the page is looked at.
+    hold_the_page_after_sending(page, match.pk, 2)
+    held: list[Route] = []
+
+    def hold_the_movie(route: Route) -> None:
+        if "v=stale" in route.request.url:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(f"**/matches/{match.pk}/poll/**", hold_the_movie)
+    page.get_by_role("button", name="Send orders").click()
+    note = page.locator("#catch-up")
+    expect(note).to_have_text("Catching up: 2 turns to show…")
+    expect(note).to_be_visible()
+    first = page.evaluate("() => window.h3FirstLook")
+    assert first == {
+        "catchingUp": True,
+        "note": "Catching up: 2 turns to show…",
+        "board": False,
+        "status": False,
+        "money": False,
+        "robots": False,
+        "history": False,
+        "orders": False,
+    }, first
+    while not held:
+        page.wait_for_timeout(50)
+    # Still nothing of turn 2 while the movie is on its way.
+    for hidden in ("#board-wrap svg.board", "#panel .status", "#history .turns", "#orders"):
+        expect(page.locator(hidden)).to_be_hidden()
+    expect(page.locator("#panel td.money").first).to_be_hidden()
+
+    # The movie comes: its first frame is turn 0 (the first not shown), the note is gone.
+    for route in held:
+        route.continue_()
+    page.wait_for_function("() => window.h3Moments.length > 0", timeout=30_000)
+    moments = page.evaluate("() => window.h3Moments")
+    assert moments[0]["turn"] == 0, moments[0]
+    expect(note).to_be_hidden()
+    expect(page.locator("#board-wrap svg.board")).to_be_visible()
+    settle_board(page)
+    expect(page.get_by_text("your move")).to_be_visible()
+    destroyed = destroyed_ids(page)
+    for moment in page.evaluate("() => window.h3Moments"):
+        check_moment(moment, destroyed, viewer=1)
+    assert page.evaluate(f"() => localStorage.getItem('h3-seen-{match.pk}')") == "2"
+    assert not errors, errors
+
+
+# Pause the movie at the kamikaze's blast (the first frame that draws it, as every
+# frame is looked at), in the page itself so the moment cannot pass before the click.
+PAUSE_AT_THE_BLAST = """() => {
+  const now = window.helium3Now && window.helium3Now();
+  if (!now || now.turn !== 2 || !document.querySelector('#board-wrap .fx .fireball')) return false;
+  if (!now.paused) document.querySelector('#pause').click();
+  return true;
+}"""
+
+
+def test_the_destroyed_list_and_the_robots_table_follow_the_movie_on_a_phone(
+    live_server: Any, celery_worker: Any, page: Page, screenshot_dir: Path
+) -> None:
+    """Robot 1-5 blows itself up beside 1-4 (active: it mined). While the movie plays
+    the panel lists both alive at their cells until the blast, then destroyed; the
+    caption stays on the phone's screen; the movie paused at the blast is the
+    screenshot of a phone while the board animates."""
+    from games import services
+
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size(PHONE)
+    player = log_in(page, live_server.url, "bomber")
+    match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["miner"])
+    services.orders_submit(
+        match_id=match.pk, user=player, turn=0, actions=[{"robot": "1-4", "type": "mine"}]
+    )
+    wait_for_turn(match.pk, 2)
+    page.add_init_script(RECORD_MOMENTS)
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    expect(page.get_by_text("your move")).to_be_visible()
+    page.locator('#board-wrap g.rb[data-id="1-5"]').click()
+    page.get_by_role("button", name="Kamikaze").click()
+    expect(page.locator("#plan-help")).to_contain_text("The board shows it done")
+    hold_the_page_after_sending(page, match.pk, 4)
+    page.get_by_role("button", name="Send orders").click()
+
+    page.wait_for_function(PAUSE_AT_THE_BLAST, timeout=30_000, polling="raf")
+    expect(page.get_by_role("button", name="Play", exact=True)).to_be_enabled()
+    now = page.evaluate("() => window.helium3Now()")
+    assert now["paused"] and now["turn"] == 2, now
+    # Paused, the board keeps its frame.
+    frame = page.locator("#board-wrap .fx").inner_html()
+    page.wait_for_timeout(300)
+    assert page.locator("#board-wrap .fx").inner_html() == frame
+    page.screenshot(path=str(screenshot_dir / "board-animating-phone.png"))
+    page.get_by_role("button", name="Play", exact=True).click()
+    page.wait_for_function("() => window.helium3Now && !window.helium3Now()", timeout=30_000)
+    settle_board(page)
+    expect(page.get_by_text("your move")).to_be_visible()
+
+    destroyed = destroyed_ids(page)
+    assert {"1-4", "1-5"} <= set(destroyed), destroyed
+    moments = page.evaluate("() => window.h3Moments")
+    for moment in moments:
+        check_moment(moment, destroyed, viewer=1)
+    blast = [m for m in moments if m["turn"] == 2]
+    before = [m for m in blast if m["robots"]["1-5"]["alive"]]
+    after = [m for m in blast if not m["robots"]["1-5"]["alive"]]
+    assert before and after, len(blast)
+    assert ["1-4", "(1, 2)"] in before[0]["rows"] and "1-5" not in before[0]["destroyed"]
+    assert re.search(r"1-4, 1-5|1-5, 1-4", after[-1]["destroyed"]), after[-1]
+    assert all(row[0] not in ("1-4", "1-5") for row in after[-1]["rows"]), after[-1]
+    expect(page.locator("#panel table.mine tr[data-robot='1-5']")).to_have_count(0)
     assert not errors, errors

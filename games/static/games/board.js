@@ -329,7 +329,6 @@
     var root = document.documentElement;
     if (!root.classList.contains("catching-up")) return;
     root.classList.remove("catching-up");
-    var note = $("#catch-up"); if (note) note.hidden = true;
   }
 
   /* The panel's money per seat, and the robots it lists as destroyed. */
@@ -428,11 +427,11 @@
     held = {}; show = null;
     var status = $("#match-status"); if (status) status.hidden = false;
     if (window.htmx) fresh.forEach(function (e) { window.htmx.process(e); });
+    caughtUp();
     news();
   }
   /* After new parts arrive: the planner for new orders, the history's replay buttons, the countdown. */
   function news() {
-    caughtUp();
     var hs = $("#hints");
     if (!hs || !hs.dataset.used) initPlanner();
     document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
@@ -1011,9 +1010,11 @@
     }
   }
   var CATCH_UP_MS = 20000;
+  // The poll's answer (the catching up's included) failed: the page is shown as it is.
   ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
-    document.addEventListener(name, function () { if (!current && !queue.length) caughtUp(); });
+    document.addEventListener(name, function (e) { if (pollEvent(e) && !current && !queue.length) caughtUp(); });
   });
+  function pollEvent(e) { var d = e.detail || {}; return (d.target && d.target.id === "poll") || (d.elt && d.elt.id === "poll"); }
   if (window.htmx) {
     // A 304 from the poll means nothing changed: keep the page as it is.
     window.htmx.config.responseHandling = [{code: "304", swap: false}, {code: "204", swap: false}, {code: "[23]..", swap: true}, {code: "[45]..", swap: false, error: true}];
@@ -1027,7 +1028,7 @@
     }
     incoming = false;
     // What the poll brought is shown now, unless it waits for the board (release).
-    if (!current && !queue.length) news();
+    if (!current && !queue.length) { if (pollEvent(e)) caughtUp(); news(); }
   });
   // A poll with a movie, or one arriving while a movie plays: its panel, history and
   // orders wait for the board to get there.
