@@ -266,3 +266,88 @@ def test_the_board_draws_every_move_on_the_path_the_engine_walks(
         assert path[1:] == walked, (robot_id, to, path, walked)
         bends += len({(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(path)}) > 1
     assert bends > 20  # not only straight lines
+
+
+def cells_of(page: Page, rect: Any) -> tuple[int, int, int, int]:
+    """The cells a drawn rectangle covers, as (x0, y0, x1, y1)."""
+    svg = page.locator("#board-wrap svg.board")
+    cell, margin = float(svg.get_attribute("data-cell")), float(svg.get_attribute("data-margin"))
+    x, y, w, h = (float(rect.get_attribute(k)) for k in ("x", "y", "width", "height"))
+    return (
+        round((x - margin) / cell - 0.5),
+        round((y - margin) / cell - 0.5),
+        round((x + w - margin) / cell - 0.5),
+        round((y + h - margin) / cell - 0.5),
+    )
+
+
+def crossed(page: Page) -> list[tuple[int, int]]:
+    """The cells the plan crosses out (a robot it destroys): each cross's centre."""
+    svg = page.locator("#board-wrap svg.board")
+    cell, margin = float(svg.get_attribute("data-cell")), float(svg.get_attribute("data-margin"))
+    out = []
+    for d in page.locator("#board-wrap .fx path.doom").evaluate_all(
+        "ps => ps.map(p => p.getAttribute('d'))"
+    ):
+        x, y, dx = numbers(d)[:3]  # from the top-left corner, a stroke of 2k to the other
+        out.append((int((x + dx / 2 - margin) // cell), int((y + dx / 2 - margin) // cell)))
+    return sorted(out)
+
+
+def test_a_planned_mine_shield_and_kamikaze_are_drawn_with_the_robots_they_destroy(
+    live_server: Any, celery_worker: Any, page: Page, screenshot_dir: Path
+) -> None:
+    """Seat 1's robots start packed: 1-5 at (2, 2), 1-4 at (1, 2), 1-2 at (2, 1). Turn 0:
+    1-4 mines where it stands (its 3x3 drawn) and 1-2 raises a shield deflecting south
+    (its arrow drawn, the robot shielded); both are active after. Turn 2: 1-5's
+    kamikaze draws its blast over the 3x3 and crosses out the robots it destroys:
+    itself and 1-4, not 1-2 (its shield takes the hit), nor the inactive ones."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size(LAPTOP)
+    log_in_and_start(page, live_server.url)
+    assert (at(page, "1-5"), at(page, "1-4"), at(page, "1-2")) == ((2, 2), (1, 2), (2, 1))
+
+    robot(page, "1-4").click()
+    page.get_by_role("button", name="Mine (4)").click()
+    page.locator('#board-wrap .hl rect[data-x="1"][data-y="2"]').click()
+    expect(page.locator("#plan-help")).to_contain_text("The board shows it done")
+    dig = page.locator("#board-wrap .plan rect.mine-area")
+    expect(dig).to_have_count(1)
+    assert cells_of(page, dig) == (0, 1, 2, 3)
+    expect(page.locator("#board-wrap .plan .path")).to_have_count(0)  # mined in place
+
+    robot(page, "1-2").click()
+    page.get_by_role("button", name="Shield (5)").click()
+    page.locator('#board-wrap .hl rect[data-x="2"][data-y="1"]').click()
+    page.get_by_role("button", name="Deflect south", exact=True).click()
+    expect(page.get_by_text("Robot 1-2: shield, deflecting south.")).to_be_visible()
+    expect(robot(page, "1-2")).to_have_class(re.compile(r"\bsd\b.*\bdd\b|\bdd\b.*\bsd\b"))
+    arrow = page.locator("#board-wrap .plan path.deflect-mark")
+    expect(arrow).to_have_count(1)
+    d = numbers(arrow.get_attribute("d"))
+    x, y = centre(page, 2, 1)
+    assert d[:2] == [x, y] and d[2] == x and d[3] > y, d  # from 1-2 straight down
+    expect(dig).to_have_count(1)  # the first action's drawing stays
+    page.get_by_role("button", name="Send orders").click()
+    expect(page.locator("#panel strong.your-move")).to_be_visible(timeout=30_000)
+    skip_animations(page)
+    expect(robot(page, "1-2")).to_have_class(re.compile(r"\bsd\b"))
+
+    robot(page, "1-5").click()
+    page.get_by_role("button", name="Kamikaze", exact=True).click()
+    expect(page.locator("#plan-help")).to_contain_text("The board shows it done")
+    blast = page.locator("#board-wrap .plan rect.blast-area")
+    expect(blast).to_have_count(1)
+    assert cells_of(page, blast) == (1, 1, 3, 3)
+    expect(page.locator("#board-wrap .fx path.doom")).to_have_count(2)
+    assert crossed(page) == [(1, 2), (2, 2)]
+    expect(robot(page, "1-4")).to_have_class(re.compile(r"\bdoomed\b"))
+    expect(robot(page, "1-2")).not_to_have_class(re.compile(r"\bdoomed\b"))
+    shot(page, screenshot_dir, "board-planned-kamikaze-laptop")
+    # Undone, nothing is crossed out any more.
+    page.get_by_role("button", name="Undo this action").first.click()
+    expect(page.locator("#board-wrap .plan *")).to_have_count(0)
+    expect(page.locator("#board-wrap .fx path.doom")).to_have_count(0)
+    expect(robot(page, "1-4")).not_to_have_class(re.compile(r"\bdoomed\b"))
+    assert not errors, errors
