@@ -9,9 +9,11 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from leak_world import (
+    REMAKE,
     Planted,
     fire_at_a_shield,
     hand_seat_to_bot,
+    hide_in_remake,
     plant_shields,
     play_to_the_end,
     warn_of_the_deadline,
@@ -95,6 +97,52 @@ def planted(db: None) -> Planted:
     # inside each crawl, the two would get different ids (a PostgreSQL sequence is
     # not rolled back) and so different maps.
     showcase_current()
+    return Planted(
+        users=users,
+        running=running,
+        private=private,
+        finished=finished,
+        open=open_match,
+        newcomer=_user("newcomer", verified=False),
+        staff=_user("root", staff=True),
+        tokens=_api_tokens(users),
+    )
+
+
+@pytest.fixture
+def remake_planted(db: None) -> Planted:
+    """The same people in helium3-remake matches of five rounds, a day a turn. Alice
+    hides shields and deflects in the two running matches inside each test, once in
+    each of its worlds (leak_world.hide_in_remake); here nothing is played in them.
+
+    running: alice, bob and carol in seats 1-3, public.
+    private: alice (seat 1) and bob (seat 3), not public.
+    finished: alice (seat 1) and dave (seat 3); alice hid shields and deflects, then
+    the rounds ran out, so they are public.
+    open: bob waits for a second player.
+    """
+    for cache in caches.all():  # nothing cached by earlier tests
+        cache.clear()
+    users = {name: _user(name) for name in PEOPLE}
+    alice, bob, carol, dave = (users[n] for n in ("alice", "bob", "carol", "dave"))
+
+    def remake(creator: Any, *others: Any, public: bool = True) -> Any:
+        match = services.match_create(
+            creator=creator, seat_count=max(2, 1 + len(others)), ruleset=REMAKE,
+            options={"rounds": 5}, public=public, turn_seconds=24 * 3600,
+        )  # fmt: skip
+        for user in others:
+            services.seat_join(match_id=match.pk, user=user)
+        match.refresh_from_db()
+        return match
+
+    running = remake(alice, bob, carol)
+    private = remake(alice, bob, public=False)
+    finished = remake(alice, dave)
+    hide_in_remake(finished, 1, rewritten=False, pending=False)
+    play_to_the_end(finished)
+    open_match = remake(bob)
+    showcase_current()  # as in `planted`: started before the two worlds part
     return Planted(
         users=users,
         running=running,

@@ -360,6 +360,123 @@ def rewrite_hidden(match: Match, keep_seat: int | None) -> None:
     match.refresh_from_db()
 
 
+# --- the remake: one seat's hidden shields and deflects ---------------------------------
+
+REMAKE = "helium3-remake"
+
+
+def _legal(state: dict[str, Any], seat: int, actions: list[dict[str, Any]]) -> bool:
+    try:
+        engine.check(state, {"seat": seat, "turn": state["turn"], "actions": actions})
+    except engine.EngineError:
+        return False
+    return True
+
+
+def _shield_after_a_move(
+    state: dict[str, Any], seat: int, planned: list[dict[str, Any]], robot: dict[str, Any]
+) -> dict[str, Any]:
+    """A shield raised after a move of up to two cells towards the board's centre, to
+    the first cell the engine accepts after the actions `planned` before it."""
+    cx = 1 if robot["x"] < state["width"] // 2 else -1
+    cy = 1 if robot["y"] < state["height"] // 2 else -1
+    for dx, dy in ((2, 2), (2, 1), (1, 2), (2, 0), (0, 2), (1, 1), (1, 0), (0, 1)):
+        action = {
+            "robot": robot["id"],
+            "type": "shield",
+            "to": [robot["x"] + dx * cx, robot["y"] + dy * cy],
+        }
+        if _legal(state, seat, [*planned, action]):
+            return action
+    raise AssertionError(f"no cell for {robot['id']} to shield on")
+
+
+def hide_in_remake(match: Match, seat: int, *, rewritten: bool, pending: bool) -> None:
+    """In a remake match, `seat` hides shields and deflects on its next turns, through
+    orders_submit as a player's form or bot would (remake.md: a shield takes no
+    direction; a `deflect` action on a later turn points it).
+
+    Its first turn: vehicle 1 raises a shield in place, vehicles 2 and 3 after a move,
+    vehicle 4 in place. Its second: vehicles 1 and 3 point their shields. With
+    `pending`, its third (vehicle 3 pointed again) is accepted and not yet resolved;
+    without, the next seat is to move. Every other seat arms a laser on each of its
+    vehicles on its first turn, so that its planner aims beams at the hidden
+    shields, and passes after that.
+
+    `rewritten` plays what no other seat can tell apart: every deflect in another
+    direction, vehicle 2 moving to the same cell without a shield, vehicle 4 not
+    acting at all (`public_record` checks that the engine agrees).
+    """
+    armed: set[int] = set()
+
+    def others_play() -> None:
+        while match.to_move != seat:
+            assert match.state is not None and not match.state["over"]
+            other = int(match.state["to_move"])
+            vehicles = [r for r in match.state["robots"] if r["seat"] == other and r["alive"]]
+            arm = [{"robot": r["id"], "type": "arm_laser"} for r in vehicles]
+            _submit(match, [] if other in armed else arm)
+            armed.add(other)
+
+    def point(robot: dict[str, Any], index: int) -> dict[str, Any]:
+        turned = DIRECTIONS[(index + (3 if rewritten else 0)) % len(DIRECTIONS)]
+        return {"robot": robot["id"], "type": "deflect", "direction": turned}
+
+    assert match.state is not None and match.state["ruleset"] == REMAKE
+    others_play()
+    state = match.state
+    one, two, three, four = sorted(
+        (r for r in state["robots"] if r["seat"] == seat), key=lambda r: r["id"]
+    )[:4]
+    first = [{"robot": one["id"], "type": "shield"}]
+    first.append(_shield_after_a_move(state, seat, first, two))
+    first.append(_shield_after_a_move(state, seat, first, three))
+    first.append({"robot": four["id"], "type": "shield"})
+    if rewritten:
+        first = [first[0], {**first[1], "type": "move"}, first[2]]
+    _submit(match, first)
+    others_play()
+    _submit(match, [point(one, 3), point(three, 1)])
+    if pending:
+        others_play()
+        assert match.state is not None
+        services.orders_submit(
+            match_id=match.pk, user=_user_of(match, seat), turn=match.state["turn"],
+            actions=[point(three, 6)],
+        )  # fmt: skip
+        match.refresh_from_db()
+
+
+def reseed(match: Match, seed: int) -> None:
+    """Another seed in every stored copy of a running match's state (the match's seed,
+    its first and current states, each resolution's state). No seat may know the seed
+    while the match runs, and nothing after the start depends on it but the bots."""
+    assert match.record is None and match.initial_state is not None and match.state is not None
+    for pk, state in Resolution.objects.filter(match=match).values_list("pk", "state"):
+        Resolution.objects.filter(pk=pk).update(state={**state, "seed": seed})
+    Match.objects.filter(pk=match.pk).update(
+        seed=seed,
+        initial_state={**match.initial_state, "seed": seed},
+        state={**match.state, "seed": seed},
+    )
+    match.refresh_from_db()
+
+
+def public_record(match: Match, seat: int | None) -> list[Any]:
+    """All that the engine lets `seat` (None: a spectator) know of a match as stored: its
+    views of the first and the current state and of each resolution's state, its copy
+    of each turn's events, each turn's length."""
+    assert match.initial_state is not None and match.state is not None
+    over = bool(match.state["over"])
+    record: list[Any] = [engine.view(match.initial_state, seat), engine.view(match.state, seat)]
+    for row in Resolution.objects.filter(match=match).order_by("turn_number", "step"):
+        events = engine.events_view(row.events, seat, over=over, ruleset=match.ruleset)
+        record.append(
+            [row.turn_number, row.seat, row.turn_ms, engine.view(row.state, seat), events]
+        )
+    return record
+
+
 # --- where hidden facts are stored ------------------------------------------------------
 
 
@@ -374,8 +491,9 @@ def secrets_in(
     value: Any, allowed: set[int], path: str = "$", *, keys: bool = True
 ) -> Iterator[str]:
     """Where a JSON value holds what only other seats may know: a shield or deflect
-    on a robot of a seat not in `allowed`, such a seat's shielded event or shield
-    order, or the seed of a running match. Finished states ("over") are public.
+    on a robot of a seat not in `allowed`, such a seat's shielded event, its shield
+    order or (the remake's) deflect order, or the seed of a running match. Finished
+    states ("over") are public.
 
     `keys`: a robot of another seat may not even carry the keys (protocol.md: a
     view leaves them out), as for what the site sends; otherwise only a raised
@@ -395,8 +513,12 @@ def secrets_in(
             seat = value.get("seat", _robot_seat(value.get("robot")))
             if seat not in allowed:
                 yield f"{path} (shielded event of robot {value.get('robot')})"
-        elif kind == "shield" and "robot" in value and _robot_seat(value["robot"]) not in allowed:
-            yield f"{path} (shield order of robot {value['robot']})"
+        elif (
+            kind in ("shield", "deflect")
+            and "robot" in value
+            and _robot_seat(value["robot"]) not in allowed
+        ):
+            yield f"{path} ({kind} order of robot {value['robot']})"
         for key, item in value.items():
             yield from secrets_in(item, allowed, f"{path}.{key}", keys=keys)
     elif isinstance(value, list):
