@@ -1,15 +1,18 @@
 """Who may do what: a player, an opponent, a spectator and an outsider against
-every match URL and method, with CSRF checks enforced."""
+every match URL and method, with CSRF checks enforced; and who of them sees a seat's
+secret in each shape of turn (at once, a setup phase, steps, the remake's hidden
+shields) before and after its turn resolves."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
-from site_support import client_for, drain
+from site_support import client_for, drain, play_out
 
 import engine
 from games import services
@@ -373,3 +376,171 @@ def _api_client(user: Any) -> Client:
     from games.services.tokens import token_create
 
     return Client(headers={"Authorization": f"Bearer {token_create(user=user, name='bot')[1]}"})
+
+
+# --- secrets of every turn shape: who sees a seat's secret, before and after -----------
+
+# The live URLs a viewer follows a match by (the movie of the first turn), and, signed
+# in, the bot API's state and history: where a secret could show.
+SECRET_URLS = [
+    ("match-detail", [], {}, {}),
+    ("match-poll", [], {"since": "0", "v": "stale"}, {}),
+    ("match-history", [], {"page": "1"}, {"HTTP_HX_REQUEST": "true"}),
+    ("match-turn-movie", [0], {}, {"HTTP_HX_REQUEST": "true"}),
+]
+
+
+def _times_shown(match: Match, role: str, users: dict[str, Any], secret: re.Pattern[str]) -> int:
+    """How often the secret shows in every answer of the live URLs (and the API, for a
+    signed-in role) to `role`, each page drawn afresh (no page cached before)."""
+    for cache in caches.all():
+        cache.clear()
+    client = _client(role, users)
+    bodies = []
+    for name, extra, query, headers in SECRET_URLS:
+        url = reverse(f"games:{name}", args=[match.pk, *extra])
+        response = client.get(url, query, **headers)
+        assert response.status_code in (200, 302, 404), (name, response.status_code)
+        bodies.append(response.content.decode())
+    if role != "outsider":
+        api = _api_client(users[role])
+        for path in ("", "history/"):
+            response = api.get(f"/api/v1/matches/{match.pk}/{path}")
+            assert response.status_code == 200, (path, response.status_code)
+            bodies.append(response.content.decode())
+    return sum(len(secret.findall(body)) for body in bodies)
+
+
+def _duel(player: Any, opponent: Any, ruleset: str, **options: Any) -> Match:
+    match = services.match_create(
+        creator=player, seat_count=2, ruleset=ruleset, options=options, turn_seconds=3600
+    )
+    services.seat_join(match_id=match.pk, user=opponent)
+    match.refresh_from_db()
+    return match
+
+
+# A setup phase at once (the test ruleset race): the player's head start, stored, shows
+# to nobody else until every seat's is in and the setup resolves; then to everyone.
+# (role, shown once stored, shown once resolved)
+SETUP_ROWS = [
+    ("player", True, True),
+    ("opponent", False, True),
+    ("spectator", False, True),
+    ("outsider", False, True),
+]
+HEAD_START = re.compile(r"head.start", re.IGNORECASE)
+
+
+@pytest.mark.parametrize(("role", "stored", "resolved"), SETUP_ROWS)
+def test_a_seats_setup_orders_show_only_to_it_until_the_setup_resolves(
+    player, opponent, users, role, stored, resolved
+):
+    match = _duel(player, opponent, "race")
+    assert match.state is not None and match.state["phase"] == "setup"
+    assert _times_shown(match, role, users, HEAD_START) == 0
+    services.orders_submit(match_id=match.pk, user=player, turn=0, orders={"head_start": 3})
+    assert (_times_shown(match, role, users, HEAD_START) > 0) == stored
+    services.orders_submit(match_id=match.pk, user=opponent, turn=0, orders={"head_start": 1})
+    drain(match, emails=False)
+    assert match.state is not None and match.state["phase"] == "race"
+    assert (_times_shown(match, role, users, HEAD_START) > 0) == resolved
+
+
+# A turn of several steps (the test ruleset dig): each step resolves at once. The
+# player's step right is public; what its scan found is in its view and its copy of
+# the events only (the ruleset's view), through the end of its turn, until the match
+# is over. (role, the move shown, the scan's count shown: after the scan step, after
+# the turn, after the end)
+STEP_ROWS = [
+    ("player", True, (True, True, True)),
+    ("opponent", True, (False, False, True)),
+    ("spectator", True, (False, False, True)),
+    ("outsider", True, (False, False, True)),
+]
+# The scan event's count, and the player's list of scans ([cell, count]) in a view.
+SCAN_FOUND = re.compile(r'\bnear\b|(?:&quot;|")1(?:&quot;|"): \[\[')
+STEP_RIGHT = re.compile(r"Right: seat 1, to 1\b")
+
+
+def _step(match: Match, user: Any, action: str) -> None:
+    match.refresh_from_db()
+    assert match.state is not None
+    services.orders_submit(
+        match_id=match.pk,
+        user=user,
+        turn=match.turn_number,
+        orders={"step_no": match.state["step"], "action": action},
+    )
+    drain(match, emails=False)
+
+
+@pytest.mark.parametrize(("role", "moved", "found"), STEP_ROWS)
+def test_a_seats_steps_and_what_they_find_show_as_the_rulesets_view_says(
+    player, opponent, users, role, moved, found
+):
+    match = _duel(player, opponent, "dig")
+    assert _times_shown(match, role, users, SCAN_FOUND) == 0
+    assert _times_shown(match, role, users, STEP_RIGHT) == 0
+    _step(match, player, "right")
+    _step(match, player, "scan")
+    assert match.state is not None and match.state["to_move"] == 1 and match.state["step"] == 2
+    assert match.state["scans"]["1"], "the scan is in the state"
+    assert (_times_shown(match, role, users, STEP_RIGHT) > 0) == moved
+    shown = [_times_shown(match, role, users, SCAN_FOUND) > 0]
+    _step(match, player, "end")
+    assert match.state is not None and match.state["to_move"] == 2
+    shown.append(_times_shown(match, role, users, SCAN_FOUND) > 0)
+    play_out(match)
+    assert match.status == Match.Status.FINISHED
+    shown.append(_times_shown(match, role, users, SCAN_FOUND) > 0)
+    assert tuple(shown) == found
+
+
+# The remake: the player's shield (raised in place) and its deflect (a later turn's
+# action) show to nobody else on the page, poll, history, movie or API, neither while
+# the orders wait to be resolved nor after, until the match is over. A turn of one
+# seat's shows its orders to nobody, the player included, before it resolves.
+# (role, shown: shield accepted, shield resolved, deflect accepted, deflect resolved, over)
+REMAKE_ROWS = [
+    ("player", (False, True, True, True, True)),
+    ("opponent", (False, False, False, False, True)),
+    ("spectator", (False, False, False, False, True)),
+    ("outsider", (False, False, False, False, True)),
+]
+SHIELD_OF_1_1 = re.compile(
+    r'data-d="W"|shield up \(no deflect\)|shield W \(deflects|raised its shield'
+    r'|set its shield to deflect|class="rb [^"]*\bsd\b'
+    r'|(?:&quot;|")shield(?:&quot;|"): true'
+    r'|(?:&quot;|")type(?:&quot;|"): (?:&quot;|")(?:shield|deflect)(?:&quot;|")'
+)
+
+
+@pytest.mark.parametrize(("role", "expected"), REMAKE_ROWS)
+def test_a_remake_seats_shield_and_deflect_show_to_no_other_viewer_before_the_end(
+    player, opponent, users, role, expected
+):
+    match = _duel(player, opponent, "helium3-remake", rounds=5)
+    assert _times_shown(match, role, users, SHIELD_OF_1_1) == 0
+    shown = []
+    for turn, actions in (
+        (0, [{"robot": "1-1", "type": "shield"}]),
+        (2, [{"robot": "1-1", "type": "deflect", "direction": "W"}]),
+    ):
+        match.refresh_from_db()
+        if match.to_move != 1:  # the opponent passes
+            services.orders_submit(
+                match_id=match.pk, user=opponent, turn=match.turn_number, actions=[]
+            )
+            drain(match, emails=False)
+        services.orders_submit(match_id=match.pk, user=player, turn=turn, actions=actions)
+        shown.append(_times_shown(match, role, users, SHIELD_OF_1_1) > 0)
+        drain(match, emails=False)
+        shown.append(_times_shown(match, role, users, SHIELD_OF_1_1) > 0)
+    assert match.state is not None
+    shielded = next(r for r in match.state["robots"] if r["id"] == "1-1")
+    assert (shielded["shield"], shielded["deflect"]) == (True, "W")
+    play_out(match)
+    assert match.status == Match.Status.FINISHED
+    shown.append(_times_shown(match, role, users, SHIELD_OF_1_1) > 0)
+    assert tuple(shown) == expected
