@@ -18,7 +18,9 @@ from django.urls import reverse
 from site_support import client_for, drain
 
 import engine
-from engine.arena import rules as ar
+from engine.arena.orders import CAPACITY
+from engine.arena.resolve import CANNON_RELOAD
+from engine.arena.state import BASE_HEALTH, PARTS
 from games import presentation, selectors, services
 from games.models import Match, Orders, Resolution
 from games.services.tokens import token_create
@@ -98,7 +100,7 @@ def test_play_now_starts_an_arena_match_in_its_build_phase(player):
     assert match.state["phase"] == "build" and match.to_move is None
     html = _page(client_for(player), match)
     assert 'name="parts"' in html and "Building the robots, then 40 rounds" in html
-    assert f"of {ar.CAPACITY}" in html
+    assert f"of {CAPACITY}" in html
 
 
 def test_the_create_form_asks_rounds_and_two_to_four_seats(player):
@@ -165,7 +167,7 @@ def test_the_build_page_shows_each_player_only_its_own_parts(duel, player, oppon
     html = _page(client_for(player), duel)
     board = _board(html)
     assert 'data-phase="build"' in board and 'data-viewer="1"' in board
-    assert html.count('type="checkbox" name="parts"') == len(ar.PARTS)
+    assert html.count('type="checkbox" name="parts"') == len(PARTS)
     assert presentation.get(ARENA).orders_note[:40] in html
     sent = _post(client_for(player), duel, turn=0, parts=SECRET)
     assert sent.status_code == 302
@@ -406,14 +408,14 @@ def test_the_rules_page_gives_the_numbers_of_the_engine():
     response = Client().get("/games/arena/")
     assert response.status_code == 200
     text = _text(response.content.decode())
-    assert f"a capacity of {ar.CAPACITY}" in text and f"{ar.BASE_HEALTH} health plus" in text
-    for name, (kind, cost, _strength) in ar.PARTS.items():
+    assert f"a capacity of {CAPACITY}" in text and f"{BASE_HEALTH} health plus" in text
+    for name, (kind, cost, _strength) in PARTS.items():
         assert f"{name} {kind} {cost} " in text, name
     assert "engine3 engine 6 6 steps a turn" in text
     assert "radar3 radar 6 scans every cell within 6" in text
     assert "shield3 shield 6 +8 health" in text
     assert "the gun hits a cell within 3 for 3, the cannon a cell within 1 for 8" in text
-    assert f"its reload is {ar.CANNON_RELOAD}" in text
+    assert f"its reload is {CANNON_RELOAD}" in text
     assert "after 40 rounds (its creator may choose from 10 to 200)" in text
     assert "cells you never scanned are grey" in text
     assert 'class="board arena-board"' in response.content.decode()

@@ -13,7 +13,8 @@ import random
 from typing import Any
 
 from engine.arena.bots.sight import Cell, Sight
-from engine.arena.rules import WEAPON_RANGE, distance
+from engine.arena.orders import WEAPON_RANGE
+from engine.arena.state import distance
 
 BUILD = ["engine1", "gun", "radar3"]
 # Cells not seen for this many whole turns are worth looking at again.

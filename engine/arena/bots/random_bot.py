@@ -6,7 +6,8 @@ import random
 from typing import Any
 
 from engine.arena.bots.sight import Sight, kind
-from engine.arena.rules import CAPACITY, PARTS, WEAPON_RANGE, distance
+from engine.arena.orders import CAPACITY, WEAPON_RANGE
+from engine.arena.state import PARTS, distance
 
 # It ends its turn with this chance at each step, and always after this many steps.
 END_CHANCE = 0.25

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine.arena.rules import DIRECTIONS, PARTS
+from engine.arena.state import DIRECTIONS, PARTS
 
 Cell = tuple[int, int]
 

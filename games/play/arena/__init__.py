@@ -15,7 +15,9 @@ from typing import Any
 from django.utils.safestring import SafeString
 
 import engine
-from engine.arena import rules as ar
+from engine.arena.orders import CAPACITY, STEP_TYPES, WEAPON_RANGE
+from engine.arena.resolve import BUILD_MS, MOVE_CELL_MS, STEP_MS
+from engine.arena.state import DIRECTIONS, PARTS, radar_radius
 from games import records
 from games.play.arena import board, rules, sentences
 from games.play.arena.forms import OrdersForm
@@ -54,12 +56,12 @@ def planner_hints(view: dict[str, Any]) -> dict[str, Any] | None:
         "phase": view.get("phase"),
         "turn": view.get("turn"),
         "step": view.get("step"),
-        "capacity": ar.CAPACITY,
+        "capacity": CAPACITY,
         "parts": {
             name: {"kind": kind, "capacity": cost, "strength": strength}
-            for name, (kind, cost, strength) in ar.PARTS.items()
+            for name, (kind, cost, strength) in PARTS.items()
         },
-        "directions": list(ar.DIRECTIONS),
+        "directions": list(DIRECTIONS),
     }
     own = next((r for r in view.get("robots") or [] if r.get("seat") == seat), None)
     if own is not None and view.get("phase") != "build":
@@ -73,8 +75,8 @@ def planner_hints(view: dict[str, Any]) -> dict[str, Any] | None:
             "shot": own.get("shot"),
             "reload": own.get("reload"),
             "parts": parts,
-            "radar": ar.radar_radius(parts),
-            "weapons": {w: ar.WEAPON_RANGE[w] for w in parts if w in ar.WEAPON_RANGE},
+            "radar": radar_radius(parts),
+            "weapons": {w: WEAPON_RANGE[w] for w in parts if w in WEAPON_RANGE},
         }
     return hints
 
@@ -133,20 +135,20 @@ PRESENTATION = Presentation(
     final_scores=final_scores,
     progress=progress,
     hints=planner_hints,
-    timing={"STEP_MS": ar.STEP_MS, "MOVE_CELL_MS": ar.MOVE_CELL_MS, "BUILD_MS": ar.BUILD_MS},
+    timing={"STEP_MS": STEP_MS, "MOVE_CELL_MS": MOVE_CELL_MS, "BUILD_MS": BUILD_MS},
     orders_schema={
         "build": {
             "type": "array",
             "description": "The build phase only (turn 0): the robot's parts, at most one "
-            f"of each kind, within a capacity of {ar.CAPACITY}.",
-            "items": {"type": "string", "enum": list(ar.PARTS)},
+            f"of each kind, within a capacity of {CAPACITY}.",
+            "items": {"type": "string", "enum": list(PARTS)},
         },
         "step": {
             "type": "object",
             "description": "In play: one step, resolved at once (with step_no).",
             "properties": {
-                "type": {"type": "string", "enum": list(ar.STEP_TYPES)},
-                "path": {"type": "array", "items": {"type": "string", "enum": list(ar.DIRECTIONS)}},
+                "type": {"type": "string", "enum": list(STEP_TYPES)},
+                "path": {"type": "array", "items": {"type": "string", "enum": list(DIRECTIONS)}},
                 "target": {
                     "type": "array",
                     "items": {"type": "integer"},

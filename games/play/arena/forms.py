@@ -25,7 +25,8 @@ from django import forms
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from engine.arena.rules import CAPACITY, DIRECTIONS, PARTS, STEP_TYPES, WEAPON_RANGE
+from engine.arena.orders import CAPACITY, STEP_TYPES, WEAPON_RANGE
+from engine.arena.state import DIRECTIONS, PARTS
 
 MAX_ORDERS_JSON = 10_000
 PATH_MAX_TEXT = 200

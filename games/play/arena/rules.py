@@ -9,7 +9,10 @@ from django.conf import settings
 from django.utils.safestring import SafeString
 
 import engine
-from engine.arena import rules as ar
+from engine.arena.mapgen import MAX_OBSTACLES, MIN_OBSTACLES, STARTS
+from engine.arena.orders import CAPACITY, DEFAULT_BUILD, WEAPON_RANGE
+from engine.arena.resolve import CANNON_RELOAD
+from engine.arena.state import BASE_HEALTH, DEFAULT_ROUNDS, DIRECTIONS, HEIGHT, PARTS, WIDTH
 from games.models import TURN_SECONDS_MAX, TURN_SECONDS_MIN
 from games.play.arena.board import SEAT_COLOURS, SEAT_NAMES, SEAT_SHAPES, board, shape_path
 
@@ -29,9 +32,9 @@ def parts_table() -> list[dict[str, Any]]:
             "name": name,
             "kind": kind,
             "capacity": cost,
-            "effect": EFFECTS[kind].format(n=strength, range=ar.WEAPON_RANGE.get(name, 0)),
+            "effect": EFFECTS[kind].format(n=strength, range=WEAPON_RANGE.get(name, 0)),
         }
-        for name, (kind, cost, strength) in ar.PARTS.items()
+        for name, (kind, cost, strength) in PARTS.items()
     ]
 
 
@@ -43,7 +46,7 @@ def seat_keys() -> list[dict[str, Any]]:
             "shape": SEAT_SHAPES[seat],
             "path": shape_path(seat, 9),
             "fill": SEAT_COLOURS[seat],
-            "start": ar.STARTS[seat - 1],
+            "start": STARTS[seat - 1],
         }
         for seat in SEAT_SHAPES
     ]
@@ -63,8 +66,8 @@ def example_board() -> SafeString:
     known["6,5"] = ["robot", 2, 3, 1]
     view = {
         "ruleset": NAME,
-        "width": ar.WIDTH,
-        "height": ar.HEIGHT,
+        "width": WIDTH,
+        "height": HEIGHT,
         "phase": "play",
         "robots": [
             {
@@ -82,7 +85,7 @@ def example_board() -> SafeString:
         ],  # fmt: skip
         "knowledge": {"1": known},
         "round": 2,
-        "rounds": ar.DEFAULT_ROUNDS,
+        "rounds": DEFAULT_ROUNDS,
         "turn": 4,
         "step": 2,
         "viewer": 1,
@@ -99,23 +102,23 @@ def rules_context() -> dict[str, Any]:
         "title": ruleset.title,
         "seats_min": min(ruleset.seats),
         "seats_max": max(ruleset.seats),
-        "width": ar.WIDTH,
-        "height": ar.HEIGHT,
-        "capacity": ar.CAPACITY,
-        "base_health": ar.BASE_HEALTH,
+        "width": WIDTH,
+        "height": HEIGHT,
+        "capacity": CAPACITY,
+        "base_health": BASE_HEALTH,
         "parts": parts_table(),
-        "gun_range": ar.WEAPON_RANGE["gun"],
-        "cannon_range": ar.WEAPON_RANGE["cannon"],
-        "gun_damage": ar.PARTS["gun"][2],
-        "cannon_damage": ar.PARTS["cannon"][2],
-        "cannon_reload": ar.CANNON_RELOAD,
-        "obstacles_min": ar.MIN_OBSTACLES,
-        "obstacles_max": ar.MAX_OBSTACLES,
+        "gun_range": WEAPON_RANGE["gun"],
+        "cannon_range": WEAPON_RANGE["cannon"],
+        "gun_damage": PARTS["gun"][2],
+        "cannon_damage": PARTS["cannon"][2],
+        "cannon_reload": CANNON_RELOAD,
+        "obstacles_min": MIN_OBSTACLES,
+        "obstacles_max": MAX_OBSTACLES,
         "rounds_default": rounds.default,
         "rounds_min": rounds.minimum,
         "rounds_max": rounds.maximum,
-        "default_build": ", ".join(ar.DEFAULT_BUILD),
-        "directions": list(ar.DIRECTIONS),
+        "default_build": ", ".join(DEFAULT_BUILD),
+        "directions": list(DIRECTIONS),
         "keys": seat_keys(),
         "turn_minutes_min": TURN_SECONDS_MIN // 60,
         "turn_days_max": TURN_SECONDS_MAX // 86_400,

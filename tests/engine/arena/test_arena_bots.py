@@ -18,7 +18,8 @@ from helpers import engine_cli
 import engine
 from engine import tournament
 from engine.arena import bots
-from engine.arena.rules import CAPACITY, PARTS
+from engine.arena.orders import CAPACITY
+from engine.arena.state import PARTS
 from engine.errors import EngineError, ShapeError
 
 RULESET = "arena"

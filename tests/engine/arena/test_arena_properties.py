@@ -10,7 +10,8 @@ import pytest
 from test_arena_fog import unseen_variants
 
 import engine
-from engine.arena import rules
+from engine.arena.orders import CAPACITY
+from engine.arena.state import PARTS, engine_steps, max_health
 
 MATCHES = [
     (1, ["random", "random"]),
@@ -47,12 +48,12 @@ def check_invariants(before: dict[str, Any], after: dict[str, Any]) -> None:
     assert all(0 <= x < 10 and 0 <= y < 10 for x, y in cells)
     for robot in after["robots"]:
         parts = robot["parts"]
-        assert sum(rules.PARTS[p][1] for p in parts) <= rules.CAPACITY
-        assert len({rules.PARTS[p][0] for p in parts}) == len(parts)
-        assert 0 <= robot["health"] <= robot["max_health"] == rules.max_health(parts)
+        assert sum(PARTS[p][1] for p in parts) <= CAPACITY
+        assert len({PARTS[p][0] for p in parts}) == len(parts)
+        assert 0 <= robot["health"] <= robot["max_health"] == max_health(parts)
         assert robot["alive"] == (robot["health"] > 0)
         assert after["scores"][str(robot["seat"])] == robot["health"]
-        assert 0 <= robot["steps_left"] <= rules.engine_steps(parts)
+        assert 0 <= robot["steps_left"] <= engine_steps(parts)
         assert 0 <= robot["reload"] <= 2
     assert after["turn"] >= before["turn"] and after["round"] <= after["rounds"]
     if after["over"]:

@@ -10,7 +10,9 @@ import pytest
 from arena_helpers import built, place, play, refuse, step
 
 import engine
-from engine.arena import rules
+from engine.arena.mapgen import STARTS
+from engine.arena.orders import DEFAULT_BUILD, STEP_LIMIT
+from engine.arena.state import PARTS
 from engine.errors import EngineError
 
 OPEN = [[4, 4], [5, 5]]  # two obstacles, so that tests place robots anywhere else
@@ -45,9 +47,9 @@ def test_arena_obstacles_are_10_to_16_point_symmetric_and_leave_every_cell_reach
     cells = {tuple(c) for c in engine.new_game(seed=seed, ruleset="arena")["obstacles"]}
     assert 10 <= len(cells) <= 16
     assert all((9 - x, 9 - y) in cells for x, y in cells)
-    assert not cells & set(rules.STARTS)
+    assert not cells & set(STARTS)
     free = {(x, y) for x in range(10) for y in range(10)} - cells
-    for start in rules.STARTS:
+    for start in STARTS:
         seen, todo = {start}, deque([start])
         while todo:
             x, y = todo.popleft()
@@ -87,7 +89,7 @@ def test_arena_parts_take_their_capacity() -> None:
         "engine1": 2, "engine2": 4, "engine3": 6, "radar1": 2, "radar2": 4, "radar3": 6,
         "shield1": 2, "shield2": 4, "shield3": 6, "gun": 2, "cannon": 4,
     }  # fmt: skip
-    assert {p: v[1] for p, v in rules.PARTS.items()} == expected
+    assert {p: v[1] for p, v in PARTS.items()} == expected
     # radar3 (6) + cannon (4) fills 10 exactly; one more part of 2 is refused.
     built(["radar3", "cannon"], [], obstacles=OPEN)
     build_refused(["radar3", "cannon", "engine1"])
@@ -132,8 +134,8 @@ def test_arena_builds_are_hidden_until_all_have_built() -> None:
 def test_arena_default_build_at_the_deadline_and_end_in_play() -> None:
     state = engine.new_game(seed=1, seats=2, ruleset="arena")
     orders = engine.default_orders(state, 2)
-    assert orders == {"seat": 2, "turn": 0, "build": rules.DEFAULT_BUILD}
-    assert sum(rules.PARTS[p][1] for p in rules.DEFAULT_BUILD) <= 10
+    assert orders == {"seat": 2, "turn": 0, "build": DEFAULT_BUILD}
+    assert sum(PARTS[p][1] for p in DEFAULT_BUILD) <= 10
     state = engine.apply(state, [engine.default_orders(state, 1), orders]).state
     assert engine.default_orders(state, 1) == {
         "seat": 1, "turn": 1, "step_no": 0, "step": {"type": "end"}
@@ -314,7 +316,7 @@ def test_arena_turn_counts_turns_and_step_counts_steps() -> None:
 
 def test_arena_a_turn_has_at_most_40_steps_then_only_end() -> None:
     state = built(["radar1"], [], obstacles=OPEN)
-    for _ in range(rules.STEP_LIMIT):
+    for _ in range(STEP_LIMIT):
         state = play(state, "scan")
     refuse(state, "scan", "illegal_step")
     assert play(state, "end")["awaiting"] == [2]

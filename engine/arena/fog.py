@@ -1,0 +1,80 @@
+"""What a seat may know: `view` strips the state to the seat's own robot, score and
+radar knowledge while the match runs; `events_view` keeps the events the seat perceives.
+Templates and API code render these views, never filter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.arena.resolve import make_event
+from engine.arena.state import PARTS, is_int, parse, robot_of
+from engine.core import Event
+from engine.errors import OrdersError
+
+PUBLIC = (
+    "ruleset",
+    "width",
+    "height",
+    "phase",
+    "players",
+    "round",
+    "rounds",
+    "turn",
+    "step",
+    "awaiting",
+)
+
+
+def view(state: Any, seat: int | None) -> dict[str, Any]:
+    """The state for `seat`: its own robot, score and knowledge while the match runs;
+    the full state for a spectator (None) and for everyone once it is over."""
+    current = parse(state)
+    if seat is None or current["over"]:
+        return {**current, "viewer": seat}
+    if not is_int(seat) or not 1 <= seat <= len(current["robots"]):
+        raise OrdersError("not_your_turn", f"There is no seat {seat!r} in this match.")
+    out = {k: current[k] for k in PUBLIC}
+    if seat not in current["awaiting"]:
+        out["step"] = 0  # how many steps another seat's turn has taken is its own
+    out.update(
+        robots=[robot_of(current, seat)],
+        knowledge={str(seat): current["knowledge"][str(seat)]},
+        scores={str(seat): current["scores"][str(seat)]},
+        over=False,
+        winners=[],
+        viewer=seat,
+    )
+    return out
+
+
+def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:
+    """The events `seat` perceives: its own scans, moves and shots; being hit (damage and
+    shooter, no position); every destruction, turn end and the end. A spectator and,
+    once the match is over, everyone get them all."""
+    if seat is None or over:
+        return [dict(e) for e in events]
+    out: list[Event] = []
+    for event in events:
+        kind = event["type"]
+        if kind in ("turn_end", "destroyed", "over"):
+            out.append(dict(event))
+        elif kind == "built":
+            parts = event.get("parts", {})
+            own = {str(seat): parts[str(seat)]} if str(seat) in parts else {}
+            out.append({**event, "parts": own})
+        elif kind in ("scan", "move") and event["seat"] == seat:
+            out.append(dict(event))
+        elif kind == "shot":
+            if event["seat"] == seat:
+                out.append(dict(event))
+            elif event["hit"] == seat:
+                damage = PARTS[event["weapon"]][2]
+                out.append(
+                    make_event(
+                        "hit", event["t_ms"], event["duration_ms"], seat=seat, by=event["seat"],
+                        damage=damage,
+                    )
+                )  # fmt: skip
+        elif kind == "damage" and event["seat"] == seat:
+            out.append(dict(event))
+    return out
