@@ -5,9 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Applied
-from engine.errors import OrdersError, ShapeError
-from engine.skyport.rules import Event, read_actions, read_loadout, resolve_loadouts, resolve_turn
+from engine.errors import ShapeError
+from engine.skyport.fog import events_view, view
+from engine.skyport.orders import read_actions, read_envelope, read_loadout
+from engine.skyport.resolve import resolve_loadouts, resolve_turn
 from engine.skyport.state import DEFAULT_ROUNDS, State, new_state, parse
+
+__all__ = [
+    "DEFAULT_LOADOUT", "DEFAULT_MAP", "apply", "awaiting", "check", "default_orders",
+    "events_view", "new_game", "scores", "view",
+]  # fmt: skip
 
 DEFAULT_MAP = "generated"
 DEFAULT_LOADOUT = ["laser", "mortar"]
@@ -19,32 +26,13 @@ def new_game(
     return new_state(seed, seats, rounds, map)
 
 
-def _envelope(state: State, orders: Any) -> tuple[int, Any]:
-    """The seat and its orders' own field, checked against the state's phase and turn."""
-    if state["over"]:
-        raise OrdersError("match_over", "The match is over; no more orders are taken.")
-    field = "loadout" if state["phase"] == "loadout" else "actions"
-    if not isinstance(orders, dict) or set(orders) != {"seat", "turn", field}:
-        raise ShapeError("bad_shape", f"Orders are an object with seat, turn and {field}.")
-    seat, turn = orders["seat"], orders["turn"]
-    if type(seat) is not int or type(turn) is not int:
-        raise ShapeError("bad_shape", "seat and turn are whole numbers.")
-    if seat not in state["awaiting"]:
-        raise OrdersError("not_your_turn", f"Seat {seat} is not awaited.")
-    if turn != state["turn"]:
-        raise OrdersError(
-            "stale_turn", f"These orders are for turn {turn}; the match is at turn {state['turn']}."
-        )
-    return seat, orders[field]
-
-
 def _resolve(state: State, orders: Any) -> Applied:
     """Resolve on `state`, a parsed copy of its own."""
     if state["phase"] == "loadout":
         given = orders if isinstance(orders, list) else [orders]
         loadouts: dict[int, list[str]] = {}
         for one in given:
-            seat, loadout = _envelope(state, one)
+            seat, loadout = read_envelope(state, one)
             loadouts[seat] = read_loadout(loadout)
         if list(loadouts) != state["awaiting"]:
             seats = ", ".join(str(s) for s in state["awaiting"])
@@ -57,7 +45,7 @@ def _resolve(state: State, orders: Any) -> Applied:
         if len(orders) != 1:
             raise ShapeError("bad_shape", "One seat plays at a time: give one orders object.")
         orders = orders[0]
-    seat, actions = _envelope(state, orders)
+    seat, actions = read_envelope(state, orders)
     events, turn_ms = resolve_turn(state, seat, read_actions(actions))
     return Applied(state, events, turn_ms)
 
@@ -72,7 +60,7 @@ def check(state: Any, orders: Any) -> None:
     """Raise EngineError unless this seat's orders would be accepted now."""
     current = parse(state)
     if current["phase"] == "loadout" and not current["over"]:
-        _envelope(current, orders)
+        read_envelope(current, orders)
         read_loadout(orders["loadout"])
         return
     _resolve(current, orders)
@@ -94,18 +82,3 @@ def awaiting(state: Any) -> list[int]:
 
 def scores(state: Any) -> dict[str, int | float]:
     return dict(parse(state)["scores"])
-
-
-def view(state: Any, seat: int | None) -> dict[str, Any]:
-    """The state plus "viewer". A loadout is in the state only once every seat has
-    chosen (the setup resolves all of them at once), so nothing else is hidden."""
-    current = parse(state)
-    seats = len(current["players"])
-    if seat is not None and (type(seat) is not int or not 1 <= seat <= seats):
-        raise ShapeError("bad_shape", f"Seat {seat!r} does not play in this match.")
-    return {**current, "viewer": seat}
-
-
-def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:
-    """Every event is public: the loadouts event comes only when all have chosen."""
-    return list(events)

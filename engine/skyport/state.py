@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.core import OptionError
 from engine.errors import ShapeError, StateError
-from engine.skyport.maps import PASSABLE, SHIPPED, TILE_LETTERS, SkyportMap, generate, shipped
+from engine.skyport.mapgen import PASSABLE, SHIPPED, TILE_LETTERS, SkyportMap, generate, shipped
 
 RULESET = "skyport"
 SEAT_COUNTS = (2, 3, 4, 5, 6, 7, 8)

@@ -17,7 +17,7 @@ from django.urls import reverse
 from site_support import client_for, drain
 
 import engine
-from engine.skyport import rules as sk
+from engine.skyport import resolve as sk
 from games import presentation, services
 from games.models import Match, Orders, Resolution, Turn
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from engine.errors import StateError
 from engine.skyport.hexgrid import DIRECTIONS, Tile, offset_length, on_map, step
-from engine.skyport.maps import PASSABLE
-from engine.skyport.rules import (
+from engine.skyport.mapgen import PASSABLE
+from engine.skyport.resolve import (
     DROID_AREA,
     DROID_DAMAGE,
     DROID_RANGE,

@@ -30,7 +30,8 @@ from engine.skyport.bots.board import (
     Player,
 )
 from engine.skyport.hexgrid import DIRECTIONS, Tile, distance, step
-from engine.skyport.rules import ACTIONS_PER_TURN, BLOCKING, UPGRADE_COST, damage
+from engine.skyport.orders import ACTIONS_PER_TURN
+from engine.skyport.resolve import BLOCKING, UPGRADE_COST, damage
 from engine.skyport.state import WEAPONS
 
 # What a weapon is worth to the loadout before its resources are counted: the mortar

@@ -9,7 +9,7 @@ from random import Random
 
 from engine.skyport.bots.board import RANGE, Action, Board, Me
 from engine.skyport.hexgrid import DIRECTIONS
-from engine.skyport.rules import ACTIONS_PER_TURN
+from engine.skyport.orders import ACTIONS_PER_TURN
 from engine.skyport.state import WEAPONS
 
 

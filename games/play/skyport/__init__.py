@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.safestring import SafeString
 
 import engine
-from engine.skyport import rules as skyport_rules
+from engine.skyport.resolve import LOADOUT_MS, SLOT_MS
 from engine.skyport.state import WEAPONS
 from games import records
 from games.play.skyport import board, rules, sentences
@@ -132,7 +132,7 @@ PRESENTATION = Presentation(
     progress=progress,
     hints=planner_hints,
     max_actions=MAX_ACTIONS,
-    timing={"SLOT_MS": skyport_rules.SLOT_MS, "LOADOUT_MS": skyport_rules.LOADOUT_MS},
+    timing={"SLOT_MS": SLOT_MS, "LOADOUT_MS": LOADOUT_MS},
     orders_schema={
         "loadout": {
             "type": "array",

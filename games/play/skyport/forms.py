@@ -30,7 +30,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from engine.skyport.hexgrid import DIRECTIONS
-from engine.skyport.rules import ACTIONS_PER_TURN
+from engine.skyport.orders import ACTIONS_PER_TURN
 from engine.skyport.state import WEAPONS
 
 ACTION_TYPES = ("move", "mine", "upgrade", "laser", "mortar", "droid")

@@ -10,8 +10,9 @@ from django.utils.safestring import SafeString
 
 import engine
 from engine.skyport import api as sk_api
-from engine.skyport import maps
-from engine.skyport import rules as sk
+from engine.skyport import mapgen
+from engine.skyport import orders as sk_orders
+from engine.skyport import resolve as sk
 from engine.skyport import state as sk_state
 from engine.skyport.hexgrid import DIRECTIONS
 from games.models import TURN_SECONDS_MAX, TURN_SECONDS_MIN
@@ -135,7 +136,9 @@ def rules_context() -> dict[str, Any]:
         "rounds_default": rounds.default,
         "rounds_min": rounds.minimum,
         "rounds_max": rounds.maximum,
-        "shipped": [{"name": name, "players": maps.shipped(name).players} for name in maps.SHIPPED],
+        "shipped": [
+            {"name": name, "players": mapgen.shipped(name).players} for name in mapgen.SHIPPED
+        ],
         "directions": [{"name": d, "dj": dj, "dk": dk} for d, (dj, dk) in DIRECTIONS.items()],
         "tiles": [
             {"name": TILE_NAMES[t].capitalize(), "mark": TILE_MARKS[t], "fill": TILE_COLOURS[t][0]}
@@ -143,7 +146,7 @@ def rules_context() -> dict[str, Any]:
         ],
         "per_tile": sk_state.PER_TILE,
         "start_health": sk_state.START_HEALTH,
-        "max_actions": sk.ACTIONS_PER_TURN,
+        "max_actions": sk_orders.ACTIONS_PER_TURN,
         "upgrades": [{"level": level + 1, "cost": sk.UPGRADE_COST[level]} for level in levels],
         "weapons": weapon_table(),
         # The damage formula's bonus per unused action, as the engine computes it.

@@ -10,7 +10,7 @@ import pytest
 import engine
 from engine.core import OptionError
 from engine.skyport.hexgrid import distance
-from engine.skyport.maps import (
+from engine.skyport.mapgen import (
     PASSABLE,
     SHIPPED,
     MapError,

@@ -21,7 +21,7 @@ from skyport_helpers import (
 )
 
 from engine.skyport.hexgrid import DIRECTIONS, distance, neighbours
-from engine.skyport.rules import damage
+from engine.skyport.resolve import damage
 
 BACK_AND_FORTH = (move("right-up"), move("left-down"))  # two actions that end where they began
 

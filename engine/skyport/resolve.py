@@ -10,19 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import OrdersError, ShapeError
+from engine.errors import OrdersError
 from engine.skyport.hexgrid import DIRECTIONS, Tile, neighbours, offset_length, on_map, step
+from engine.skyport.orders import ACTIONS_PER_TURN
 from engine.skyport.state import (
     RESOURCE_OF_TILE,
     RESOURCE_OF_WEAPON,
     START_HEALTH,
-    WEAPONS,
     State,
 )
 
 Event = dict[str, Any]
 
-ACTIONS_PER_TURN = 3
 SLOT_MS = 300  # each action of a turn has its own slot of the animation
 LOADOUT_MS = 300
 UPGRADE_COST = {1: 4, 2: 5}  # to reach level 2, then level 3
@@ -40,14 +39,6 @@ NO_ACTION_PENALTY = -10
 ON_SPAWN_PENALTY = -10
 BLOCKING = frozenset("OVS")  # rock, void and spawn: no move, droid or mortar ends there
 ATTACKS = ("laser", "mortar", "droid")
-_FIELDS = {
-    "move": {"direction"},
-    "mine": set(),
-    "upgrade": {"weapon"},
-    "laser": {"direction"},
-    "mortar": {"target"},
-    "droid": {"sequence"},
-}
 
 
 def damage(main: int, area: int, unused: int) -> int:
@@ -59,56 +50,6 @@ def damage(main: int, area: int, unused: int) -> int:
 
 def _illegal(index: int, message: str) -> OrdersError:
     return OrdersError("illegal_action", f"Action {index + 1}: {message}", action=index)
-
-
-def read_actions(data: Any) -> list[dict[str, Any]]:
-    """The actions' shape (a list of up to three objects with their fields)."""
-    if not isinstance(data, list):
-        raise ShapeError("bad_shape", "actions is a list of up to three actions.")
-    if len(data) > ACTIONS_PER_TURN:
-        raise OrdersError("too_many_actions", "A turn has at most three actions.")
-    for i, action in enumerate(data):
-        kind = action.get("type") if isinstance(action, dict) else None
-        if not isinstance(kind, str) or kind not in _FIELDS:
-            kinds = ", ".join(_FIELDS)
-            raise ShapeError(
-                "bad_shape", f"Action {i + 1} is an object whose type is one of {kinds}.", i
-            )
-        want = _FIELDS[action["type"]]
-        if set(action) != want | {"type"}:
-            fields = ", ".join(sorted(want)) or "no other field"
-            raise ShapeError("bad_shape", f"Action {i + 1} ({action['type']}) takes {fields}.", i)
-        kind = action["type"]
-        if kind in ("move", "laser") and not isinstance(action["direction"], str):
-            raise ShapeError("bad_shape", f"Action {i + 1}: direction is a string.", i)
-        if kind == "upgrade" and not isinstance(action["weapon"], str):
-            raise ShapeError("bad_shape", f"Action {i + 1}: weapon is a string.", i)
-        target = action.get("target")
-        if kind == "mortar" and (
-            not isinstance(target, list)
-            or len(target) != 2
-            or any(type(v) is not int for v in target)
-        ):
-            raise ShapeError("bad_shape", f"Action {i + 1}: target is an offset [dj, dk].", i)
-        sequence = action.get("sequence")
-        if kind == "droid" and (
-            not isinstance(sequence, list) or any(not isinstance(d, str) for d in sequence)
-        ):
-            raise ShapeError("bad_shape", f"Action {i + 1}: sequence is a list of directions.", i)
-    return data
-
-
-def read_loadout(data: Any) -> list[str]:
-    if (
-        not isinstance(data, list)
-        or len(data) != 2
-        or any(w not in WEAPONS for w in data)
-        or data[0] == data[1]
-    ):
-        raise OrdersError(
-            "bad_loadout", "A loadout is two different weapons of laser, mortar, droid."
-        )
-    return list(data)
 
 
 def resolve_loadouts(state: State, loadouts: dict[int, list[str]]) -> tuple[list[Event], int]:
