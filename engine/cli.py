@@ -237,7 +237,7 @@ def cmd_import_hlt(args: argparse.Namespace) -> None:
 
 
 def cmd_import_skyportmap(args: argparse.Namespace) -> None:
-    from engine.skyport.maps import MapError, read_skyportmap
+    from engine.skyport.mapgen import MapError, read_skyportmap
 
     _options(args)  # checked against Skyport's: a map is the same whatever the options
     try:
