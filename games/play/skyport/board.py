@@ -24,8 +24,9 @@ living player one `<g class="sp-player seat-S">` with `data-seat`, `data-j`,
 bottom to top: tiles, counts, spawn marks, bodies, players, coordinates, then
 `sp-fx` (empty: the script's animations).
 
-Cost (style.md 12): one string join of a few short pieces a tile; the largest map
-is measured in tests/games/play/test_skyport_board.py.
+Cost: drawn in Python, not a template loop, as the board is the most viewed page;
+one string join of a few short pieces a tile; the largest map
+is measured in tests/games/play/skyport/test_skyport_board.py.
 """
 
 from __future__ import annotations
