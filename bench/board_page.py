@@ -350,6 +350,12 @@ def throughput_of(
             "match_rps_median": round(match_rps, 1),
             "ratio": round(match_rps / health_rps, 3) if health_rps else None,
             "match_rps": [r["rps"] for r in rounds[name]],
+            # Each round's page against the same round's /healthz: a load that drifts
+            # over the run weighs on both sides alike.
+            "ratio_by_round": [
+                round(m["rps"] / h["rps"], 3) if h["rps"] else None
+                for m, h in zip(rounds[name], rounds["healthz"], strict=True)
+            ],
             "match_p99_ms": [r["p99_ms"] for r in rounds[name]],
         }
     throughput.update(
