@@ -1,0 +1,388 @@
+/* The platform's part of a game's board script: the match page's poll and movies,
+   the deadline countdowns, the speed kept across pages, and the replay page's
+   scrubber. A game's own script (games/play/<game>/static/play/<game>/planner.js)
+   draws and animates its board and plans orders; this script plays the turns the
+   server sends, in order and once, through the hooks the game gives. Loaded before
+   the game's script (both deferred, so in that order); on its own it does nothing.
+
+   window.matchPage.init(hooks) starts the match page (#match) and answers whether
+   its board is there. Hooks:
+     stage(svg, following)  the game's stage for a movie played on `svg`: an object
+                            whose fire(event, speed) starts one event's effect;
+                            `following` says the panel follows the movie (its
+                            scores are the game's to update).
+     tail                   ms a turn lasts after its last event starts (0).
+     who(t)                 optional: the caption's words on whose turn t is
+                            ("seat 2's turn"), or "".
+     follow                 true: while a movie plays, the panel's status and the
+                            history show the turn playing, and the panel and
+                            history the page had come back after it.
+     followTurn(t)          optional: the game's own marks on the panel for turn t.
+     unseenOnly             true: a movie plays only the turns this browser has not
+                            shown, and its end board replaces the one shown even
+                            at the same turn (a turn of steps changes the board
+                            within its number). Else a movie with any turn unseen
+                            plays whole, from the board before its first turn.
+     refresh()              the page's fragments are new (at load, after a poll,
+                            after a movie): the game's seat keys and planner.
+     ordersBox()            the game's orders box, or null: with no box, the
+                            viewer's orders are in, so the page polls again soon.
+     drawPlan()             optional: draws the plan on a board swapped in or
+                            left by a movie.
+     onSettled()            optional: an htmx request settled with nothing to play.
+   matchPage.playing() says a movie plays; matchPage.skip() ends every movie
+   queued; matchPage.markSeen() stores the turn of the board shown as seen.
+
+   window.matchPage.replay(root, hooks) starts the replay page (#replay-turns).
+   Hooks: stage(svg), tail and who as above; scores(svg, atEnd), optional, writes
+   the scores of the board shown (`atEnd`: the match's end). */
+(function () {
+  "use strict";
+  function $(s, r) { return (r || document).querySelector(s); }
+  function setText(node, text) { if (node && node.textContent !== String(text)) node.textContent = text; }
+  function showReplayButtons() { document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; }); }
+  /* The URL of turn k's movie fragment, from the URL of turn 0's. */
+  function movieUrl(url0, k) { return url0.replace(/\/0\/movie\/$/, "/" + k + "/movie/"); }
+  function parseFragment(text) { var holder = document.createElement("div"); holder.innerHTML = text; return holder; }
+
+  function caption(hooks, t) {
+    var lines = (t.lines || []).join(" "), who = hooks.who ? hooks.who(t) : "";
+    if (lines.length > 160) lines = lines.slice(0, 157).replace(/\s+\S*$/, "") + "…";
+    return "Turn " + t.number + " plays" + (who ? ", " + who : "") + (lines ? ": " + lines : ".");
+  }
+
+  /* Plays turns one after another: `turns` [{events, turn_ms, ...}], `show(k)` when
+     turn k begins, `done()` after the last. Each event fires at its t_ms; a turn ends
+     at its turn_ms, and not before `tail` after its last event (the effects' tails).
+     Speed divides every time. */
+  function TurnPlayer(stage, turns, opts) {
+    this.stage = stage; this.turns = turns; this.opts = opts; this.k = -1; this.playing = false; this.finished = false;
+    this.speed = opts.speed || 1;
+  }
+  TurnPlayer.prototype.start = function (k) {
+    var self = this;
+    this.k = k; this.T = 0; this.fired = 0; this.last = null; this.playing = true;
+    this.events = (this.turns[k].events || []).slice().sort(function (a, b) { return a.t_ms - b.t_ms; });
+    this.end = Math.max(this.turns[k].turn_ms || 0, this.events.length ? this.events[this.events.length - 1].t_ms + (this.opts.tail || 0) : 0);
+    if (this.opts.show) this.opts.show(k);
+    requestAnimationFrame(function (now) { self.tick(now); });
+  };
+  TurnPlayer.prototype.tick = function (now) {
+    if (!this.playing) return;
+    var self = this;
+    if (this.last !== null) this.T += (now - this.last) * this.speed;
+    this.last = now;
+    while (this.fired < this.events.length && this.events[this.fired].t_ms <= this.T) this.stage.fire(this.events[this.fired++], this.speed);
+    if (this.T >= this.end && this.fired >= this.events.length) {
+      if (this.k + 1 < this.turns.length) return this.start(this.k + 1);
+      return this.finish();
+    }
+    requestAnimationFrame(function (t) { self.tick(t); });
+  };
+  TurnPlayer.prototype.finish = function () {
+    if (this.finished) return;
+    this.playing = false; this.finished = true;
+    if (this.opts.done) this.opts.done();
+  };
+
+  /* Deadline countdowns tick every second (and at once when a poll brings a new one). */
+  function tick() {
+    document.querySelectorAll("time.countdown").forEach(function (t) {
+      var left = Date.parse(t.getAttribute("datetime")) - Date.now();
+      var s = Math.max(0, Math.round(left / 1000)), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+      t.textContent = "in " + (h ? h + " h " : "") + m + " min " + ("0" + (s % 60)).slice(-2) + " s";
+    });
+  }
+
+  /* The speed chosen on one page is the speed of every page (match and replay). */
+  function speed() { var s = $("#speed"); return s ? +s.value || 1 : 1; }
+  function keepSpeed(changed) {
+    var sp = $("#speed"); if (!sp) return;
+    try { var kept = localStorage.getItem("h3-speed"); if (kept && sp.querySelector('option[value="' + kept + '"]')) sp.value = kept; } catch (e) { /* private mode */ }
+    sp.addEventListener("change", function () {
+      changed();
+      try { localStorage.setItem("h3-speed", sp.value); } catch (e) { /* private mode */ }
+    });
+  }
+
+  /* ---- The match page: polls, movies and the panel following the board ---- */
+  var page = null, hooks = null;
+  var queue = [], current = null, skipping = false;
+  // What a poll brings while the board still plays earlier turns (the panel, the
+  // history, the next orders) waits here until the board reaches it; `shown` is the
+  // panel and history as they were when a movie began, put back if nothing came.
+  var HELD = ["panel", "history", "orders"], held = {}, incoming = false, shown = null;
+  function storeSeen(turn) { try { localStorage.setItem("h3-seen-" + page.dataset.match, String(turn)); } catch (e) { /* private mode */ } }
+  function seen() { try { return localStorage.getItem("h3-seen-" + page.dataset.match); } catch (e) { return null; } }
+  /* The turn of the board shown: the drawing's, else the poll's, else the orders form's. */
+  function boardTurn() {
+    var svg = $("#board-wrap svg.board"), poll = $("#poll"), f = $("#orders-form");
+    if (svg && svg.dataset.turn !== undefined) return svg.dataset.turn;
+    if (poll && poll.dataset.since !== undefined) return poll.dataset.since;
+    return f && f.elements.turn ? f.elements.turn.value : null;
+  }
+  function markSeen() { var turn = boardTurn(); if (turn !== null) storeSeen(turn); }
+  function drawPlan() { if (hooks.drawPlan) hooks.drawPlan(); }
+
+  function beginShow() {
+    var panel = $("#panel"), hist = $("#history");
+    shown = {panel: panel ? panel.cloneNode(true) : null, history: hist ? hist.cloneNode(true) : null};
+  }
+  /* The panel and history at the start of a turn of the movie: no later turn shown. */
+  function followTurn(t, k, count) {
+    var st = $("#panel .status");
+    if (st) {
+      st.replaceChildren("Showing turn ");
+      var n = document.createElement("strong");
+      n.className = "showing"; n.dataset.turn = String(t.number); n.textContent = String(t.number);
+      var notes = (t.seat ? ["seat " + t.seat + "'s turn"] : []).concat(count > 1 ? [(k + 1) + " of " + count + " to catch up"] : []);
+      st.append(n, notes.length ? " (" + notes.join("; ") + ")." : ".");
+    }
+    if (hooks.followTurn) hooks.followTurn(t);
+    document.querySelectorAll("#panel .results, #panel .winner-mark").forEach(function (e) { e.hidden = true; });
+    document.querySelectorAll("#history li.turn").forEach(function (li) { li.hidden = +li.dataset.turn > t.number; });
+  }
+  function release() {
+    var fresh = [];
+    HELD.forEach(function (id) {
+      var now = document.getElementById(id), next = held[id] || (shown && shown[id]);
+      if (now && next) { now.replaceWith(next); fresh.push(next); }
+    });
+    held = {}; shown = null;
+    if (window.htmx) fresh.forEach(function (e) { window.htmx.process(e); });
+    news();
+  }
+  function news() {
+    hooks.refresh();
+    // The line under the title says how far the match has come, as the panel does.
+    var said = $("#progress"), intro = $("#match-progress");
+    if (said && intro) setText(intro, said.textContent.trim().toLowerCase());
+    pollSoon();
+    showReplayButtons();
+    tick();
+  }
+  /* Play a movie fragment (#movie after a poll, or a past turn), then show its end. */
+  function playFragment(holder, restoring) {
+    var tplStart = $("template.mv-start", holder), tplEnd = $("template.mv-end", holder);
+    var turns = JSON.parse($("script", holder).textContent).turns;
+    var wrap = $("#board-wrap"), saved = restoring ? wrap.firstElementChild : null;
+    // Turns this browser has shown already are not played again.
+    var from = restoring ? null : seen(), k0 = 0;
+    if (from !== null) while (k0 < turns.length && turns[k0].number < +from) k0++;
+    var endSvg = tplEnd ? tplEnd.content.firstElementChild : saved;
+    if (k0 >= turns.length) {
+      if (endSvg && !restoring && (hooks.unseenOnly || +endSvg.dataset.turn > +(wrap.firstElementChild && wrap.firstElementChild.dataset.turn))) wrap.replaceChildren(endSvg.cloneNode(true));
+      drawPlan();
+      return next();
+    }
+    // Some of its turns seen, some not: the board drawn is the one before its first
+    // turn, so it plays from there (the turns seen once more) rather than on a board
+    // they left; unless the game plays only the turns unseen.
+    if (hooks.unseenOnly) turns = turns.slice(k0);
+    wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
+    var following = !!hooks.follow && !restoring && !!$("#panel"), cap = $("#caption"), skip = $("#skip");
+    if (following && !shown) beginShow();
+    var stage = hooks.stage($("#board-wrap svg.board"), following);
+    var player = new TurnPlayer(stage, turns, {speed: speed(), tail: hooks.tail, show: function (k) {
+      var t = turns[k];
+      if (cap) { cap.textContent = caption(hooks, t); cap.dataset.turn = t.number; }
+      if (following) followTurn(t, k, turns.length);
+    }, done: function () {
+      if (endSvg) wrap.replaceChildren(endSvg === saved ? saved : endSvg.cloneNode(true));
+      current = null;
+      if (!restoring) markSeen();
+      if (cap) { cap.textContent = restoring ? "Back to the board as it is now." : ""; delete cap.dataset.turn; }
+      drawPlan();
+      next();
+    }});
+    $("#player").hidden = false; $("#player").classList.add("playing"); if (skip) skip.disabled = false;
+    current = player;
+    if (skipping) player.finish(); else player.start(0);
+  }
+  function next() {
+    var fn = queue.shift();
+    if (fn) return fn();
+    skipping = false;
+    var skip = $("#skip"); if (skip) skip.disabled = true;
+    $("#player").classList.remove("playing");
+    release();
+  }
+  function enqueue(fn) { if (current) queue.push(fn); else fn(); }
+  function skipAll() { if (current) { skipping = true; current.finish(); } }
+
+  /* The player's orders are in and the turn waits for the others: against bots it
+     resolves in a moment, so the page looks again soon rather than at the next
+     regular poll (each look is a 304 while nothing changed). */
+  function pollSoon() {
+    var poll = $("#poll"), url = poll && poll.getAttribute("hx-get");
+    if (!url || !window.htmx || !page.dataset.viewer || hooks.ordersBox()) return;
+    [300, 900, 1800].forEach(function (ms) {
+      setTimeout(function () {
+        var now = $("#poll");
+        if (now && now.getAttribute("hx-get") === url && !current) window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
+      }, ms);
+    });
+  }
+  function listen() {
+    if (window.htmx) {
+      // A 304 from the poll means nothing changed: keep the page as it is.
+      window.htmx.config.responseHandling = [{code: "304", swap: false}, {code: "204", swap: false}, {code: "[23]..", swap: true}, {code: "[45]..", swap: false, error: true}];
+    }
+    document.addEventListener("htmx:afterSettle", function () {
+      var movie = $("#movie");
+      if (movie && $("template.mv-start", movie)) {
+        var holder = movie.cloneNode(true); movie.replaceChildren();
+        enqueue(function () { playFragment(holder, false); });
+      }
+      incoming = false;
+      delete page.dataset.catchingUp;
+      if (!current && !queue.length) {
+        if (hooks.onSettled) hooks.onSettled();
+        news();
+      }
+    });
+    document.addEventListener("htmx:beforeSwap", function (e) {
+      var text = e.detail && e.detail.serverResponse;
+      incoming = typeof text === "string" && text.indexOf('class="mv-start"') >= 0;
+    });
+    document.addEventListener("htmx:oobBeforeSwap", function (e) {
+      var id = e.detail.target && e.detail.target.id;
+      if (HELD.indexOf(id) < 0 || !(incoming || current || queue.length)) return;
+      e.detail.shouldSwap = false;
+      held[id] = e.detail.fragment.firstElementChild;
+    });
+    document.addEventListener("htmx:afterSwap", function (e) {
+      var id = e.detail && e.detail.target && e.detail.target.id;
+      if (id === "history") showReplayButtons();
+      // A board swapped in by a poll (no movie) keeps the plan drawn on it.
+      if (id === "board-wrap") drawPlan();
+    });
+    tick();
+    setInterval(tick, 1000);
+  }
+  function init(given) {
+    page = $("#match");
+    if (!page || hooks) return false;
+    hooks = given;
+    listen();
+    if (!$("#board-wrap svg.board")) return false;
+    var skip = $("#skip");
+    if (skip) skip.addEventListener("click", skipAll);
+    keepSpeed(function () { if (current) current.speed = speed(); });
+    $("#player").hidden = false;
+    document.addEventListener("click", function (e) {
+      var btn = e.target.closest(".replay-turn"); if (!btn) return;
+      fetch(movieUrl($("#history").dataset.movie, btn.dataset.turn), {credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (text) {
+        var holder = parseFragment(text);
+        enqueue(function () { playFragment(holder.firstElementChild, true); });
+      });
+    });
+    news();
+    var turn = boardTurn(), last = seen();
+    if (turn !== null && last !== null && +last < +turn && window.htmx && page.dataset.pollUrl) {
+      // Turns were played since this browser last looked: ask for them and play them
+      // once. Until the answer is here (and its movie queued) the page says it is
+      // catching up.
+      page.dataset.catchingUp = "1";
+      var caught = function () { setTimeout(function () { delete page.dataset.catchingUp; }, 1500); };
+      var asked = window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
+      if (asked && asked.then) asked.then(caught, caught); else caught();
+    } else if (turn !== null) storeSeen(turn);
+    return true;
+  }
+
+  /* ---- The replay page: the match turn by turn, each turn's board the server's ---- */
+  /* Board k is the board after k turns: 0 the start, N the end; between, the board
+     before turn k, which the turn's movie fragment carries with turn k's events (a
+     turn of steps: each step's). */
+  function replay(root, rh) {
+    var N = +root.dataset.turns, bar = $("#scrub"), play = $("#play"), cap = $("#caption"), out = $("#scrub-turn");
+    var wrap = $("#board-wrap"), boards = {}, turnsOf = {}, asked = {}, want = N, player = null, shownK = N;
+    boards[0] = $("#replay-start").content.firstElementChild;
+    boards[N] = wrap.firstElementChild;
+    /* Fetch turn k's fragment (the board before it and its events), once. */
+    function load(k) {
+      if (k < 0 || k >= N) return Promise.resolve();
+      if (!asked[k]) {
+        asked[k] = fetch(movieUrl(root.dataset.movie, k), {credentials: "same-origin"}).then(function (r) {
+          if (!r.ok) throw new Error("turn " + k + ": " + r.status);
+          return r.text();
+        }).then(function (text) {
+          var holder = parseFragment(text);
+          var start = $("template.mv-start", holder), data = JSON.parse($("script", holder).textContent);
+          if (k > 0) boards[k] = start.content.firstElementChild;
+          turnsOf[k] = data.turns;
+        }).catch(function (err) { delete asked[k]; throw err; });
+      }
+      return asked[k];
+    }
+    function scores() { if (rh.scores) rh.scores($("svg.board", wrap), shownK === N); }
+    function label(k) {
+      setText(out, k + " of " + N);
+      bar.value = k;
+      bar.setAttribute("aria-valuetext", k === 0 ? "the start" : k === N ? "the end, after turn " + (N - 1) : "after turn " + (k - 1));
+    }
+    /* Show board k (as soon as it is here; a later wish wins over an earlier one). */
+    function show(k) {
+      want = k; label(k);
+      return load(k).then(function () {
+        if (want !== k || !boards[k]) return;
+        wrap.replaceChildren(boards[k].cloneNode(true));
+        shownK = k;
+        setText(cap, k === 0 ? "The start, before turn 0." : k === N ? "The end of the match, after turn " + (N - 1) + "." : "The board after turn " + (k - 1) + ".");
+        scores();
+      });
+    }
+    function stop() {
+      if (player) { player.playing = false; player = null; }
+      play.textContent = "Play"; play.setAttribute("aria-pressed", "false");
+    }
+    /* Play from board k: turn k's events over it, then board k + 1, and on. */
+    function playFrom(k) {
+      if (k >= N) { stop(); return; }
+      Promise.all([show(k), load(k + 1)]).then(function () {
+        if (!player || player.wanted !== k) return;
+        load(k + 2).catch(function () { /* asked again when needed */ });
+        var list = turnsOf[k] || [];
+        var turn = new TurnPlayer(rh.stage($("svg.board", wrap)), list.length ? list : [{events: [], turn_ms: 0}], {speed: speed(), tail: rh.tail, show: function (i) {
+          if (list[i]) setText(cap, caption(rh, list[i]));
+        }, done: function () {
+          if (!player || player.wanted !== k) return;
+          player.wanted = k + 1;
+          if (k + 1 >= N) { show(N); stop(); return; }
+          playFrom(k + 1);
+        }});
+        player.turn = turn;
+        turn.start(0);
+      }).catch(function () { setText(cap, "The replay could not fetch turn " + k + "; press Play to try again."); stop(); });
+    }
+    function toggle() {
+      if (player) { if (player.turn) player.turn.playing = false; stop(); show(shownK); return; }
+      var from = +bar.value >= N ? 0 : +bar.value;
+      player = {wanted: from, playing: true};
+      play.textContent = "Pause"; play.setAttribute("aria-pressed", "true");
+      playFrom(from);
+    }
+    function halt() { if (player) { if (player.turn) player.turn.playing = false; stop(); } }
+    play.addEventListener("click", toggle);
+    bar.addEventListener("input", function () { halt(); show(+bar.value); });
+    $("#prev").addEventListener("click", function () { halt(); show(Math.max(0, shownK - 1)); });
+    $("#next").addEventListener("click", function () { halt(); show(Math.min(N, shownK + 1)); });
+    keepSpeed(function () { if (player && player.turn) player.turn.speed = speed(); });
+    root.addEventListener("keydown", function (e) {
+      if (e.key === " " && !e.target.closest("button, select")) { e.preventDefault(); toggle(); }
+    });
+    [bar, play, $("#prev"), $("#next")].forEach(function (c) { c.disabled = N === 0 && c !== bar; });
+    bar.disabled = false;
+    label(N); scores();
+    root.dataset.ready = "1";
+  }
+
+  window.matchPage = {
+    init: init,
+    replay: replay,
+    playing: function () { return !!current; },
+    skip: skipAll,
+    markSeen: function () { if (page) markSeen(); }
+  };
+})();
