@@ -12,10 +12,13 @@
    server's board after it replaces the animated one, so what stays on the screen
    is always the server's drawing.
 
-   The match page polls with htmx as Helium 3's board script does (the same poll,
-   the same movie fragment), so the two scripts share the page's templates. */
+   The match page's poll and movies and the replay page's scrubber are the
+   platform's (games/page.js, loaded before this script): this script gives it its
+   hooks, the stage a turn plays on, the planner to draw again, the scores. */
 (function () {
   "use strict";
+  // The platform's part of the page (games/page.js): polls, movies, the replay.
+  var mp = window.matchPage;
   var NS = "http://www.w3.org/2000/svg";
   // Direction d: 0 still, 1 north (y - 1), 2 east (x + 1), 3 south (y + 1), 4 west (x - 1).
   var DX = [0, 0, 1, 0, -1], DY = [0, -1, 0, 1, 0];
@@ -192,37 +195,6 @@
         break;
     }
   };
-  /* Plays turns one after another: `turns` [{events, turn_ms, ...}], `show(k)` when
-     turn k begins, `done()` after the last. Speed divides every time. */
-  function TurnPlayer(stage, turns, opts) {
-    this.stage = stage; this.turns = turns; this.opts = opts; this.k = -1; this.playing = false; this.finished = false;
-    this.speed = opts.speed || 1;
-  }
-  TurnPlayer.prototype.start = function (k) {
-    var self = this;
-    this.k = k; this.T = 0; this.fired = 0; this.last = null; this.playing = true;
-    this.events = (this.turns[k].events || []).slice().sort(function (a, b) { return a.t_ms - b.t_ms; });
-    if (this.opts.show) this.opts.show(k);
-    requestAnimationFrame(function (now) { self.tick(now); });
-  };
-  TurnPlayer.prototype.tick = function (now) {
-    if (!this.playing) return;
-    var self = this, turn = this.turns[this.k];
-    if (this.last !== null) this.T += (now - this.last) * this.speed;
-    this.last = now;
-    while (this.fired < this.events.length && this.events[this.fired].t_ms <= this.T) this.stage.fire(this.events[this.fired++], this.speed);
-    if (this.T >= (turn.turn_ms || 0) && this.fired >= this.events.length) {
-      if (this.k + 1 < this.turns.length) return this.start(this.k + 1);
-      return this.finish();
-    }
-    requestAnimationFrame(function (t) { self.tick(t); });
-  };
-  TurnPlayer.prototype.finish = function () {
-    if (this.finished) return;
-    this.playing = false; this.finished = true;
-    if (this.opts.done) this.opts.done();
-  };
-
   /* ---- The planner: directions for the player's own pieces ---- */
   var planner = {on: false, seat: null, plan: {}, sel: {}, cursor: null};
   function ordersForm() { return $("#orders-form"); }
@@ -428,7 +400,7 @@
       if (planner.on) { try { svg.setPointerCapture(e.pointerId); } catch (err) { /* not capturable */ } }
     });
     wrap.addEventListener("pointermove", function (e) {
-      if (!drag || e.pointerId !== drag.id || !planner.on || current) return;
+      if (!drag || e.pointerId !== drag.id || !planner.on || mp.playing()) return;
       if (!drag.box && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 8) return;
       var p = drag.b.point(e), p0 = drag.p0;
       if (!drag.box) drag.box = el("rect", {"class": "hl-box"}, drag.b.plan);
@@ -442,7 +414,7 @@
       var svg = $("#board-wrap svg.board");
       if (svg && document.activeElement !== svg) svg.focus({preventScroll: true});
       planner.keyboard = false;
-      if (current) { skipAll(); return; }
+      if (mp.playing()) { mp.skip(); return; }
       if (d.box) { d.box.remove(); return boxSelect(d.b, d.p0, d.b.point(e), d.add); }
       clickCell(d.b, d.b.cellOf(d.b.point(e)), d.add);
     }
@@ -451,49 +423,16 @@
     wrap.addEventListener("keydown", function (e) { if (e.target.closest && e.target.closest("svg.board")) boardKey(e); });
     document.addEventListener("keydown", function (e) {
       if (e.key !== "Escape") return;
-      if (current) skipAll(); else if (planner.on) clearSelection();
+      if (mp.playing()) mp.skip(); else if (planner.on) clearSelection();
     });
   }
 
-  /* ---- The match page: polls, movies and the panel following the board ---- */
-  var page = $("#match");
-  var queue = [], current = null, skipping = false;
-  // What a poll brings while the board still plays earlier turns (the panel, the
-  // history, the next orders) waits here until the board reaches it.
-  var HELD = ["panel", "history", "orders"], held = {}, incoming = false, shown = null;
-  function speed() { var s = $("#speed"); return s ? +s.value || 1 : 1; }
-  function storeSeen(turn) { try { localStorage.setItem("h3-seen-" + page.dataset.match, String(turn)); } catch (e) { /* private mode */ } }
-  function seen() { try { return localStorage.getItem("h3-seen-" + page.dataset.match); } catch (e) { return null; } }
+  /* ---- The match page and the replay page: the platform's (games/page.js) ---- */
   /* The panel's score per seat while a turn plays: the territory the board shows. */
   function followCount(count) {
     document.querySelectorAll("#panel tr[data-seat]").forEach(function (tr) {
       var cell = $(".money", tr); if (cell) setText(cell, count[tr.dataset.seat] || 0);
     });
-  }
-  function beginShow() {
-    var panel = $("#panel"), hist = $("#history");
-    shown = {panel: panel ? panel.cloneNode(true) : null, history: hist ? hist.cloneNode(true) : null};
-  }
-  /* The panel and history at the start of a turn of the movie: no later turn shown. */
-  function followTurn(t, k, left) {
-    var st = $("#panel .status");
-    if (st) {
-      st.replaceChildren("Showing turn ");
-      var n = html("strong", {"class": "showing", "data-turn": String(t.number)}, String(t.number));
-      st.append(n, left > 1 ? " (" + (k + 1) + " of " + left + " to catch up)." : ".");
-    }
-    document.querySelectorAll("#panel .results, #panel .winner-mark").forEach(function (e) { e.hidden = true; });
-    document.querySelectorAll("#history li.turn").forEach(function (li) { li.hidden = +li.dataset.turn > t.number; });
-  }
-  function release() {
-    var fresh = [];
-    HELD.forEach(function (id) {
-      var now = document.getElementById(id), next = held[id] || (shown && shown[id]);
-      if (now && next) { now.replaceWith(next); fresh.push(next); }
-    });
-    held = {}; shown = null;
-    if (window.htmx) fresh.forEach(function (e) { window.htmx.process(e); });
-    news();
   }
   /* The page's seat keys point at Helium 3's robots; here they are the board's shapes. */
   function seatKeys() {
@@ -503,259 +442,32 @@
       svg.setAttribute("viewBox", "-11 -11 22 22"); svg.classList.add("hl-key");
     });
   }
-  function news() {
-    seatKeys();
-    // The line under the title says how far the match has come, as the panel does.
-    var said = $("#progress"), intro = $("#match-progress");
-    if (said && intro) setText(intro, said.textContent.trim().toLowerCase());
-    initPlanner();
-    pollSoon();
-    document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
-    tick();
+  function seatScores(root, count) {
+    root.querySelectorAll("tr[data-seat]").forEach(function (tr) { setText($(".score", tr), count[tr.dataset.seat] || 0); });
   }
-  function caption(t) {
-    var lines = (t.lines || []).join(" ");
-    if (lines.length > 160) lines = lines.slice(0, 157).replace(/\s+\S*$/, "") + "…";
-    return "Turn " + t.number + " plays" + (lines ? ": " + lines : ".");
-  }
-  /* Play a movie fragment (#movie after a poll, or a past turn), then show its end. */
-  function playFragment(holder, restore) {
-    var tplStart = $("template.mv-start", holder), tplEnd = $("template.mv-end", holder);
-    var data = JSON.parse($("script", holder).textContent), turns = data.turns;
-    var wrap = $("#board-wrap"), saved = restore ? wrap.firstElementChild : null;
-    // Turns this browser has shown already are not played again.
-    var from = restore ? null : seen(), k0 = 0;
-    if (from !== null) while (k0 < turns.length && turns[k0].number < +from) k0++;
-    var endSvg = tplEnd ? tplEnd.content.firstElementChild : saved;
-    if (k0 >= turns.length) {
-      if (endSvg && !restore && +endSvg.dataset.turn > +(wrap.firstElementChild && wrap.firstElementChild.dataset.turn)) wrap.replaceChildren(endSvg.cloneNode(true));
-      drawPlan();
-      return next();
-    }
-    // Some of its turns seen, some not: the board drawn is the one before its first turn,
-    // so it plays from there (the turns seen once more) rather than on a board they left.
-    k0 = 0;
-    wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
-    var b = matchBoard(), following = !restore && !!$("#panel"), cap = $("#caption"), skip = $("#skip");
-    if (following && !shown) beginShow();
-    var stage = new Stage(b, following ? followCount : null), playing = turns.slice(k0);
-    var player = new TurnPlayer(stage, playing, {speed: speed(), show: function (k) {
-      var t = playing[k];
-      if (cap) { cap.textContent = caption(t); cap.dataset.turn = t.number; }
-      if (following) followTurn(t, k, playing.length);
-    }, done: function () {
-      if (endSvg) wrap.replaceChildren(endSvg === saved ? saved : endSvg.cloneNode(true));
-      current = null;
-      var svg = $("#board-wrap svg.board");
-      if (!restore && svg) storeSeen(svg.dataset.turn);
-      if (cap) { cap.textContent = restore ? "Back to the board as it is now." : ""; delete cap.dataset.turn; }
-      drawPlan();
-      next();
-    }});
-    $("#player").hidden = false; $("#player").classList.add("playing"); if (skip) skip.disabled = false;
-    current = player;
-    if (skipping) player.finish(); else player.start(0);
-  }
-  function next() {
-    var fn = queue.shift();
-    if (fn) return fn();
-    skipping = false;
-    var skip = $("#skip"); if (skip) skip.disabled = true;
-    $("#player").classList.remove("playing");
-    release();
-  }
-  function enqueue(fn) { if (current) queue.push(fn); else fn(); }
-  function skipAll() { if (current) { skipping = true; current.finish(); } }
 
-  /* The player's orders are in and the turn waits for the others: against bots it
-     resolves in a moment, so the page looks again soon rather than at the next
-     regular poll (each look is a 304 while nothing changed). */
-  function pollSoon() {
-    var poll = $("#poll"), url = poll && poll.getAttribute("hx-get");
-    if (!url || !window.htmx || !page.dataset.viewer || movesBox()) return;
-    [300, 900, 1800].forEach(function (ms) {
-      setTimeout(function () {
-        var now = $("#poll");
-        if (now && now.getAttribute("hx-get") === url && !current) window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
-      }, ms);
-    });
-  }
-  function initMatchPage() {
-    var skip = $("#skip");
-    if (skip) skip.addEventListener("click", skipAll);
-    keepSpeed(function () { if (current) current.speed = speed(); });
-    $("#player").hidden = false;
+  if ($("#match") && $("#board-wrap svg.board")) {
     var keys = html("p", {id: "hl-keys", "class": "vh"}, "Arrow keys move the cell cursor; Enter chooses your piece there; with pieces chosen the arrows give their direction, Shift with an arrow moves the cursor, the full stop keeps them still, A chooses all your pieces, Escape lets go.");
     $("#board-wrap").after(keys);
     initBoardInput();
-    document.addEventListener("click", function (e) {
-      var btn = e.target.closest(".replay-turn"); if (!btn) return;
-      var url = $("#history").dataset.movie.replace(/\/0\/movie\/$/, "/" + btn.dataset.turn + "/movie/");
-      fetch(url, {credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (text) {
-        var holder = document.createElement("div"); holder.innerHTML = text;
-        enqueue(function () { playFragment(holder.firstElementChild, true); });
-      });
-    });
-    document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
-    seatKeys();
-    initPlanner();
-    pollSoon();
-    var svg = $("#board-wrap svg.board"), last = seen();
-    if (svg && last !== null && +last < +svg.dataset.turn && window.htmx && page.dataset.pollUrl) {
-      // Turns were played since this browser last looked: ask for them and play them once.
-      window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
-    } else if (svg) storeSeen(svg.dataset.turn);
   }
-  if (window.htmx) {
-    // A 304 from the poll means nothing changed: keep the page as it is.
-    window.htmx.config.responseHandling = [{code: "304", swap: false}, {code: "204", swap: false}, {code: "[23]..", swap: true}, {code: "[45]..", swap: false, error: true}];
-  }
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!page) return;
-    var movie = $("#movie");
-    if (movie && $("template.mv-start", movie)) {
-      var holder = movie.cloneNode(true); movie.replaceChildren();
-      enqueue(function () { playFragment(holder, false); });
-    }
-    incoming = false;
-    if (!current && !queue.length) news();
+  var started = mp.init({
+    stage: function (svg, following) { return new Stage(new Board(svg), following ? followCount : null); },
+    follow: true,
+    refresh: function () { seatKeys(); initPlanner(); },
+    ordersBox: movesBox,
+    drawPlan: drawPlan
   });
-  document.addEventListener("htmx:beforeSwap", function (e) {
-    var text = e.detail && e.detail.serverResponse;
-    incoming = typeof text === "string" && text.indexOf('class="mv-start"') >= 0;
-  });
-  document.addEventListener("htmx:oobBeforeSwap", function (e) {
-    var id = e.detail.target && e.detail.target.id;
-    if (!page || HELD.indexOf(id) < 0 || !(incoming || current || queue.length)) return;
-    e.detail.shouldSwap = false;
-    held[id] = e.detail.fragment.firstElementChild;
-  });
-  document.addEventListener("htmx:afterSwap", function (e) {
-    if (e.detail && e.detail.target && e.detail.target.id === "history") document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
-    // A board swapped in by a poll (no movie) keeps the plan drawn on it.
-    if (e.detail && e.detail.target && e.detail.target.id === "board-wrap") drawPlan();
-  });
-
-  /* Deadline countdowns tick every second (and at once when a poll brings a new one). */
-  function tick() {
-    document.querySelectorAll("time.countdown").forEach(function (t) {
-      var left = Date.parse(t.getAttribute("datetime")) - Date.now();
-      var s = Math.max(0, Math.round(left / 1000)), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
-      t.textContent = "in " + (h ? h + " h " : "") + m + " min " + ("0" + (s % 60)).slice(-2) + " s";
-    });
-  }
-  tick();
-  setInterval(tick, 1000);
-
-  /* The speed chosen on one page is the speed of every page (match and replay). */
-  function keepSpeed(changed) {
-    var sp = $("#speed"); if (!sp) return;
-    try { var kept = localStorage.getItem("h3-speed"); if (kept && sp.querySelector('option[value="' + kept + '"]')) sp.value = kept; } catch (e) { /* private mode */ }
-    sp.addEventListener("change", function () {
-      changed();
-      try { localStorage.setItem("h3-speed", sp.value); } catch (e) { /* private mode */ }
-    });
-  }
-
-  /* ---- The replay page: the match turn by turn, each turn's board the server's ---- */
-  /* Board k is the board after k turns: 0 the start, N the end; between, the board
-     before turn k, which the turn's movie fragment carries with turn k's events. */
-  function initReplay(root) {
-    var N = +root.dataset.turns, bar = $("#scrub"), play = $("#play"), cap = $("#caption"), out = $("#scrub-turn");
-    var wrap = $("#board-wrap"), boards = {}, events = {}, asked = {}, want = N, player = null, shownK = N;
-    boards[0] = $("#replay-start").content.firstElementChild;
-    boards[N] = wrap.firstElementChild;
-    function movieUrl(k) { return root.dataset.movie.replace(/\/0\/movie\/$/, "/" + k + "/movie/"); }
-    /* Fetch turn k's fragment (the board before it and its events), once. */
-    function load(k) {
-      if (k < 0 || k >= N) return Promise.resolve();
-      if (!asked[k]) {
-        asked[k] = fetch(movieUrl(k), {credentials: "same-origin"}).then(function (r) {
-          if (!r.ok) throw new Error("turn " + k + ": " + r.status);
-          return r.text();
-        }).then(function (text) {
-          var holder = document.createElement("div"); holder.innerHTML = text;
-          var start = $("template.mv-start", holder), data = JSON.parse($("script", holder).textContent);
-          if (k > 0) boards[k] = start.content.firstElementChild;
-          events[k] = data.turns[0];
-        }).catch(function (err) { delete asked[k]; throw err; });
-      }
-      return asked[k];
-    }
-    function scores(b) {
-      var count = b.territory();
-      root.querySelectorAll("tr[data-seat]").forEach(function (tr) { setText($(".score", tr), count[tr.dataset.seat] || 0); });
-    }
-    function label(k) {
-      setText(out, k + " of " + N);
-      bar.value = k;
-      bar.setAttribute("aria-valuetext", k === 0 ? "the start" : k === N ? "the end, after turn " + (N - 1) : "after turn " + (k - 1));
-    }
-    /* Show board k (as soon as it is here; a later wish wins over an earlier one). */
-    function show(k) {
-      want = k; label(k);
-      return load(k).then(function () {
-        if (want !== k || !boards[k]) return;
-        wrap.replaceChildren(boards[k].cloneNode(true));
-        shownK = k;
-        setText(cap, k === 0 ? "The start, before turn 0." : k === N ? "The end of the match, after turn " + (N - 1) + "." : "The board after turn " + (k - 1) + ".");
-        scores(new Board($("svg.board", wrap)));
-      });
-    }
-    function stop() {
-      if (player) { player.playing = false; player = null; }
-      play.textContent = "Play"; play.setAttribute("aria-pressed", "false");
-    }
-    /* Play from board k: turn k's events over it, then board k + 1, and on. */
-    function playFrom(k) {
-      if (k >= N) { stop(); return; }
-      Promise.all([show(k), load(k + 1)]).then(function () {
-        if (!player || player.wanted !== k) return;
-        load(k + 2).catch(function () { /* asked again when needed */ });
-        var b = new Board($("svg.board", wrap)), t = events[k];
-        var stage = new Stage(b, function (count) {
-          root.querySelectorAll("tr[data-seat]").forEach(function (tr) { setText($(".score", tr), count[tr.dataset.seat] || 0); });
-        });
-        var turn = new TurnPlayer(stage, [t], {speed: +$("#speed").value || 1, show: function () {
-          setText(cap, caption({number: t.number, lines: t.lines}));
-        }, done: function () {
-          if (!player || player.wanted !== k) return;
-          player.wanted = k + 1;
-          if (k + 1 >= N) { show(N); stop(); return; }
-          playFrom(k + 1);
-        }});
-        player.turn = turn;
-        turn.start(0);
-      }).catch(function () { setText(cap, "The replay could not fetch turn " + k + "; press Play to try again."); stop(); });
-    }
-    function toggle() {
-      if (player) { if (player.turn) player.turn.playing = false; stop(); show(shownK); return; }
-      var from = +bar.value >= N ? 0 : +bar.value;
-      player = {wanted: from, playing: true};
-      play.textContent = "Pause"; play.setAttribute("aria-pressed", "true");
-      playFrom(from);
-    }
-    function halt() { if (player) { if (player.turn) player.turn.playing = false; stop(); } }
-    play.addEventListener("click", toggle);
-    bar.addEventListener("input", function () { halt(); show(+bar.value); });
-    $("#prev").addEventListener("click", function () { halt(); show(Math.max(0, shownK - 1)); });
-    $("#next").addEventListener("click", function () { halt(); show(Math.min(N, shownK + 1)); });
-    keepSpeed(function () { if (player && player.turn) player.turn.speed = +$("#speed").value || 1; });
-    root.addEventListener("keydown", function (e) {
-      if (e.key === " " && !e.target.closest("button, select")) { e.preventDefault(); toggle(); }
-    });
-    [bar, play, $("#prev"), $("#next")].forEach(function (c) { c.disabled = N === 0 && c !== bar; });
-    bar.disabled = false;
-    label(N); scores(new Board($("svg.board", wrap)));
-    root.dataset.ready = "1";
-  }
-
-  if (page && $("#board-wrap svg.board")) {
-    initMatchPage();
+  if (started) {
     // The plan as the board holds it ({"x,y": direction}) and the pieces chosen: for
     // the browser tests and the console.
-    window.halitePlan = function () { return {plan: JSON.parse(JSON.stringify(planner.plan)), chosen: keysOf(planner.sel), playing: !!current}; };
+    window.halitePlan = function () { return {plan: JSON.parse(JSON.stringify(planner.plan)), chosen: keysOf(planner.sel), playing: mp.playing()}; };
   }
   var replay = $("#replay-turns");
-  if (replay) initReplay(replay);
+  if (replay) {
+    mp.replay(replay, {
+      stage: function (svg) { return new Stage(new Board(svg), function (count) { seatScores(replay, count); }); },
+      scores: function (svg) { seatScores(replay, new Board(svg).territory()); }
+    });
+  }
 })();
