@@ -14,10 +14,13 @@
    A turn's timing is the engine's: each event starts at its t_ms and lasts its
    duration_ms, the turn lasts its turn_ms; the speed control only divides them. Once
    a turn has played, the server's board after it replaces the animated one. The
-   match page polls with htmx as Halite's script does (the same poll, the same movie
-   fragment, the same panel held back while the board catches up). */
+   match page's poll and movies (the panel held back while the board catches up) and
+   the replay page's scrubber are the platform's (games/page.js), given this
+   script's hooks. */
 (function () {
   "use strict";
+  // The platform's part of the page (games/page.js): polls, movies, the replay.
+  var mp = window.matchPage;
   var NS = "http://www.w3.org/2000/svg";
   var DIRS = ["up", "right-up", "right-down", "down", "left-down", "left-up"];
   var STEP = {"up": [-1, -1], "down": [1, 1], "right-up": [-1, 0], "right-down": [0, 1], "left-up": [0, -1], "left-down": [1, 0]};
@@ -219,39 +222,6 @@
         break;
     }
   };
-  /* Plays turns one after another: `turns` [{events, turn_ms, ...}], `show(k)` when
-     turn k begins, `done()` after the last. Speed divides every time. */
-  function TurnPlayer(stage, turns, opts) {
-    this.stage = stage; this.turns = turns; this.opts = opts; this.k = -1; this.playing = false; this.finished = false;
-    this.speed = opts.speed || 1;
-  }
-  TurnPlayer.prototype.start = function (k) {
-    var self = this;
-    this.k = k; this.T = 0; this.fired = 0; this.last = null; this.playing = true;
-    this.events = (this.turns[k].events || []).slice().sort(function (a, b) { return a.t_ms - b.t_ms; });
-    // The effects' tails (numbers floating away) get a moment after the last event.
-    this.end = Math.max(this.turns[k].turn_ms || 0, this.events.length ? this.events[this.events.length - 1].t_ms + 450 : 0);
-    if (this.opts.show) this.opts.show(k);
-    requestAnimationFrame(function (now) { self.tick(now); });
-  };
-  TurnPlayer.prototype.tick = function (now) {
-    if (!this.playing) return;
-    var self = this;
-    if (this.last !== null) this.T += (now - this.last) * this.speed;
-    this.last = now;
-    while (this.fired < this.events.length && this.events[this.fired].t_ms <= this.T) this.stage.fire(this.events[this.fired++], this.speed);
-    if (this.T >= this.end && this.fired >= this.events.length) {
-      if (this.k + 1 < this.turns.length) return this.start(this.k + 1);
-      return this.finish();
-    }
-    requestAnimationFrame(function (t) { self.tick(t); });
-  };
-  TurnPlayer.prototype.finish = function () {
-    if (this.finished) return;
-    this.playing = false; this.finished = true;
-    if (this.opts.done) this.opts.done();
-  };
-
   /* ---- What the planner knows: the viewer's player, from the page ---- */
   /* The view, where the page gives it: the orders' hints (the engine's view on the
      viewer's move) or a JSON the board carries; else what the SVG itself says. */
@@ -711,61 +681,29 @@
     var wrap = $("#board-wrap");
     wrap.addEventListener("click", function (e) {
       var c = tileOf(e); if (!c) return;
-      if (current) { skipAll(); return; }
+      if (mp.playing()) { mp.skip(); return; }
       var b = matchBoard(); if (b) clickTile(b, c);
     });
-    wrap.addEventListener("pointerover", function (e) { if (!current) hoverTile(tileOf(e)); });
-    wrap.addEventListener("pointerleave", function () { if (!current) hoverTile(null); });
+    wrap.addEventListener("pointerover", function (e) { if (!mp.playing()) hoverTile(tileOf(e)); });
+    wrap.addEventListener("pointerleave", function () { if (!mp.playing()) hoverTile(null); });
     document.addEventListener("keydown", function (e) {
       if (e.key === "Escape") {
-        if (current) { skipAll(); return; }
+        if (mp.playing()) { mp.skip(); return; }
         if (planner.on && planner.mode) { planner.mode = null; render(); help("Weapon put away."); }
         return;
       }
-      if (!planner.on || planner.phase !== "play" || current) return;
+      if (!planner.on || planner.phase !== "play" || mp.playing()) return;
       if (e.target.closest && e.target.closest("input, textarea, select")) return;
       if (e.key === "Backspace") { e.preventDefault(); undo(); }
     });
   }
 
-  /* ---- The match page: polls, movies and the panel following the board ---- */
-  var page = $("#match");
-  var queue = [], current = null, skipping = false;
-  var HELD = ["panel", "history", "orders"], held = {}, incoming = false, shown = null;
-  function speed() { var s = $("#speed"); return s ? +s.value || 1 : 1; }
-  function storeSeen(turn) { try { localStorage.setItem("h3-seen-" + page.dataset.match, String(turn)); } catch (e) { /* private mode */ } }
-  function seen() { try { return localStorage.getItem("h3-seen-" + page.dataset.match); } catch (e) { return null; } }
+  /* ---- The match page and the replay page: the platform's (games/page.js) ---- */
   /* The panel's scores while a turn plays: the points each event gives. */
-  function followScore(seat, delta) {
-    var cell = $('#panel tr[data-seat="' + seat + '"] .money');
+  function addScore(cell, delta) {
     if (cell && /^-?\d+$/.test(cell.textContent.trim())) setText(cell, +cell.textContent.trim() + delta);
   }
-  function beginShow() {
-    var panel = $("#panel"), hist = $("#history");
-    shown = {panel: panel ? panel.cloneNode(true) : null, history: hist ? hist.cloneNode(true) : null};
-  }
-  function followTurn(t, k, count) {
-    var st = $("#panel .status");
-    if (st) {
-      st.replaceChildren("Showing turn ");
-      var n = html("strong", {"class": "showing", "data-turn": String(t.number)}, String(t.number));
-      var notes = (t.seat ? ["seat " + t.seat + "'s turn"] : []).concat(count > 1 ? [(k + 1) + " of " + count + " to catch up"] : []);
-      st.append(n, notes.length ? " (" + notes.join("; ") + ")." : ".");
-    }
-    document.querySelectorAll("#panel tr[data-seat]").forEach(function (tr) { tr.classList.toggle("to-move", !!t.seat && +tr.dataset.seat === +t.seat); });
-    document.querySelectorAll("#panel .results, #panel .winner-mark").forEach(function (e) { e.hidden = true; });
-    document.querySelectorAll("#history li.turn").forEach(function (li) { li.hidden = +li.dataset.turn > t.number; });
-  }
-  function release() {
-    var fresh = [];
-    HELD.forEach(function (id) {
-      var now = document.getElementById(id), next = held[id] || (shown && shown[id]);
-      if (now && next) { now.replaceWith(next); fresh.push(next); }
-    });
-    held = {}; shown = null;
-    if (window.htmx) fresh.forEach(function (e) { window.htmx.process(e); });
-    news();
-  }
+  function followScore(seat, delta) { addScore($('#panel tr[data-seat="' + seat + '"] .money'), delta); }
   /* The page's seat keys point at Helium 3's robots; here each is the seat's disc. */
   function seatKeys() {
     document.querySelectorAll('svg.key use[href^="#g-s"]').forEach(function (u) {
@@ -774,255 +712,49 @@
       u.remove(); svg.classList.add("sp-key");
     });
   }
-  function news() {
-    seatKeys();
-    var said = $("#progress"), intro = $("#match-progress");
-    if (said && intro) setText(intro, said.textContent.trim().toLowerCase());
-    initPlanner();
-    pollSoon();
-    document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
-    tick();
-  }
-  function caption(t) {
-    var lines = (t.lines || []).join(" ");
-    if (lines.length > 160) lines = lines.slice(0, 157).replace(/\s+\S*$/, "") + "…";
-    var who = t.seat ? "seat " + t.seat + "'s turn" : "the loadouts";
-    return "Turn " + t.number + " plays, " + who + (lines ? ": " + lines : ".");
-  }
-  function playFragment(holder, restoring) {
-    var tplStart = $("template.mv-start", holder), tplEnd = $("template.mv-end", holder);
-    var data = JSON.parse($("script", holder).textContent), turns = data.turns;
-    var wrap = $("#board-wrap"), saved = restoring ? wrap.firstElementChild : null;
-    var from = restoring ? null : seen(), k0 = 0;
-    if (from !== null) while (k0 < turns.length && turns[k0].number < +from) k0++;
-    var endSvg = tplEnd ? tplEnd.content.firstElementChild : saved;
-    if (k0 >= turns.length) {
-      if (endSvg && !restoring && +endSvg.dataset.turn > +(wrap.firstElementChild && wrap.firstElementChild.dataset.turn)) wrap.replaceChildren(endSvg.cloneNode(true));
-      return next();
-    }
-    wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
-    var b = matchBoard(), following = !restoring && !!$("#panel"), cap = $("#caption"), skip = $("#skip");
-    if (following && !shown) beginShow();
-    var stage = new Stage(b, following ? followScore : null);
-    var player = new TurnPlayer(stage, turns, {speed: speed(), show: function (k) {
-      var t = turns[k];
-      if (cap) { cap.textContent = caption(t); cap.dataset.turn = t.number; }
-      if (following) followTurn(t, k, turns.length);
-    }, done: function () {
-      if (endSvg) wrap.replaceChildren(endSvg === saved ? saved : endSvg.cloneNode(true));
-      current = null;
-      var svg = $("#board-wrap svg.board");
-      if (!restoring && svg) storeSeen(svg.dataset.turn);
-      if (cap) { cap.textContent = restoring ? "Back to the board as it is now." : ""; delete cap.dataset.turn; }
-      next();
-    }});
-    $("#player").hidden = false; $("#player").classList.add("playing"); if (skip) skip.disabled = false;
-    current = player;
-    if (skipping) player.finish(); else player.start(0);
-  }
-  function next() {
-    var fn = queue.shift();
-    if (fn) return fn();
-    skipping = false;
-    var skip = $("#skip"); if (skip) skip.disabled = true;
-    $("#player").classList.remove("playing");
-    release();
-  }
-  function enqueue(fn) { if (current) queue.push(fn); else fn(); }
-  function skipAll() { if (current) { skipping = true; current.finish(); } }
-  /* The player's orders are in and the turn waits for the others: against bots it
-     resolves in a moment, so the page looks again soon. */
-  function pollSoon() {
-    var poll = $("#poll"), url = poll && poll.getAttribute("hx-get");
-    if (!url || !window.htmx || !page.dataset.viewer || jsonBox()) return;
-    [300, 900, 1800].forEach(function (ms) {
-      setTimeout(function () {
-        var now = $("#poll");
-        if (now && now.getAttribute("hx-get") === url && !current) window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
-      }, ms);
-    });
-  }
-  function initMatchPage() {
-    var skip = $("#skip");
-    if (skip) skip.addEventListener("click", skipAll);
-    keepSpeed(function () { if (current) current.speed = speed(); });
-    $("#player").hidden = false;
-    initBoardInput();
-    document.addEventListener("click", function (e) {
-      var btn = e.target.closest(".replay-turn"); if (!btn) return;
-      var url = $("#history").dataset.movie.replace(/\/0\/movie\/$/, "/" + btn.dataset.turn + "/movie/");
-      fetch(url, {credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (text) {
-        var holder = document.createElement("div"); holder.innerHTML = text;
-        enqueue(function () { playFragment(holder.firstElementChild, true); });
-      });
-    });
-    document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
-    seatKeys();
-    initPlanner();
-    pollSoon();
-    var svg = $("#board-wrap svg.board"), last = seen();
-    if (svg && last !== null && +last < +svg.dataset.turn && window.htmx && page.dataset.pollUrl) {
-      // Until the answer is here (and its movie queued) the page says it is catching up.
-      page.dataset.catchingUp = "1";
-      var caught = function () { setTimeout(function () { delete page.dataset.catchingUp; }, 1500); };
-      var asked = window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
-      if (asked && asked.then) asked.then(caught, caught); else caught();
-    } else if (svg) storeSeen(svg.dataset.turn);
-  }
-  if (window.htmx) {
-    window.htmx.config.responseHandling = [{code: "304", swap: false}, {code: "204", swap: false}, {code: "[23]..", swap: true}, {code: "[45]..", swap: false, error: true}];
-  }
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!page) return;
-    var movie = $("#movie");
-    if (movie && $("template.mv-start", movie)) {
-      var holder = movie.cloneNode(true); movie.replaceChildren();
-      enqueue(function () { playFragment(holder, false); });
-    }
-    incoming = false;
-    delete page.dataset.catchingUp;
-    if (!current && !queue.length) news();
-  });
-  document.addEventListener("htmx:beforeSwap", function (e) {
-    var text = e.detail && e.detail.serverResponse;
-    incoming = typeof text === "string" && text.indexOf('class="mv-start"') >= 0;
-  });
-  document.addEventListener("htmx:oobBeforeSwap", function (e) {
-    var id = e.detail.target && e.detail.target.id;
-    if (!page || HELD.indexOf(id) < 0 || !(incoming || current || queue.length)) return;
-    e.detail.shouldSwap = false;
-    held[id] = e.detail.fragment.firstElementChild;
-  });
-  document.addEventListener("htmx:afterSwap", function (e) {
-    if (e.detail && e.detail.target && e.detail.target.id === "history") document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
-    if (e.detail && e.detail.target && e.detail.target.id === "board-wrap") render();
-  });
+  function who(t) { return t.seat ? "seat " + t.seat + "'s turn" : "the loadouts"; }
+  // The effects' tails (numbers floating away) get a moment after a turn's last event.
+  var TAIL = 450;
 
-  function tick() {
-    document.querySelectorAll("time.countdown").forEach(function (t) {
-      var l = Date.parse(t.getAttribute("datetime")) - Date.now();
-      var s = Math.max(0, Math.round(l / 1000)), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
-      t.textContent = "in " + (h ? h + " h " : "") + m + " min " + ("0" + (s % 60)).slice(-2) + " s";
-    });
-  }
-  tick();
-  setInterval(tick, 1000);
-
-  function keepSpeed(changed) {
-    var sp = $("#speed"); if (!sp) return;
-    try { var kept = localStorage.getItem("h3-speed"); if (kept && sp.querySelector('option[value="' + kept + '"]')) sp.value = kept; } catch (e) { /* private mode */ }
-    sp.addEventListener("change", function () {
-      changed();
-      try { localStorage.setItem("h3-speed", sp.value); } catch (e) { /* private mode */ }
-    });
-  }
-
-  /* ---- The replay page: the match turn by turn, each turn's board the server's ---- */
-  /* Board k is the board after k turns: 0 the start, N the end; between, the board
-     before turn k, which the turn's movie fragment carries with turn k's events. */
-  function initReplay(root) {
-    var N = +root.dataset.turns, bar = $("#scrub"), play = $("#play"), cap = $("#caption"), out = $("#scrub-turn");
-    var wrap = $("#board-wrap"), boards = {}, events = {}, asked = {}, want = N, player = null, shownK = N;
-    boards[0] = $("#replay-start").content.firstElementChild;
-    boards[N] = wrap.firstElementChild;
-    function movieUrl(k) { return root.dataset.movie.replace(/\/0\/movie\/$/, "/" + k + "/movie/"); }
-    function load(k) {
-      if (k < 0 || k >= N) return Promise.resolve();
-      if (!asked[k]) {
-        asked[k] = fetch(movieUrl(k), {credentials: "same-origin"}).then(function (r) {
-          if (!r.ok) throw new Error("turn " + k + ": " + r.status);
-          return r.text();
-        }).then(function (text) {
-          var holder = document.createElement("div"); holder.innerHTML = text;
-          var start = $("template.mv-start", holder), data = JSON.parse($("script", holder).textContent);
-          if (k > 0) boards[k] = start.content.firstElementChild;
-          events[k] = data.turns[0];
-        }).catch(function (err) { delete asked[k]; throw err; });
-      }
-      return asked[k];
-    }
-    /* The scores a board says: its description names each seat's points ("seat 2
-       (...): at (3, 4), health 80, 12 points"); the final ones at the end. */
-    function scores() {
-      var svg = $("svg.board", wrap), desc = svg ? $("desc", svg) : null, said = {}, m;
-      var re = /seat (\d+) \([^)]*\): [^;]*?(-?\d+) points/g;
-      while (desc && (m = re.exec(desc.textContent))) said[m[1]] = m[2];
-      root.querySelectorAll("tr[data-seat]").forEach(function (tr) {
-        var cell = $(".score", tr), s = tr.dataset.seat;
-        setText(cell, shownK === N ? cell.dataset.final : said[s] !== undefined ? said[s] : "—");
-      });
-    }
-    function label(k) {
-      setText(out, k + " of " + N);
-      bar.value = k;
-      bar.setAttribute("aria-valuetext", k === 0 ? "the start" : k === N ? "the end, after turn " + (N - 1) : "after turn " + (k - 1));
-    }
-    function show(k) {
-      want = k; label(k);
-      return load(k).then(function () {
-        if (want !== k || !boards[k]) return;
-        wrap.replaceChildren(boards[k].cloneNode(true));
-        shownK = k;
-        setText(cap, k === 0 ? "The start, before turn 0." : k === N ? "The end of the match, after turn " + (N - 1) + "." : "The board after turn " + (k - 1) + ".");
-        scores();
-      });
-    }
-    function stop() {
-      if (player) { player.playing = false; player = null; }
-      play.textContent = "Play"; play.setAttribute("aria-pressed", "false");
-    }
-    function playFrom(k) {
-      if (k >= N) { stop(); return; }
-      Promise.all([show(k), load(k + 1)]).then(function () {
-        if (!player || player.wanted !== k) return;
-        load(k + 2).catch(function () { /* asked again when needed */ });
-        var b = new Board($("svg.board", wrap)), t = events[k];
-        var stage = new Stage(b, function (seat, delta) {
-          var cell = root.querySelector('tr[data-seat="' + seat + '"] .score');
-          if (cell && /^-?\d+$/.test(cell.textContent.trim())) setText(cell, +cell.textContent.trim() + delta);
-        });
-        var turn = new TurnPlayer(stage, [t], {speed: +$("#speed").value || 1, show: function () {
-          setText(cap, caption(t));
-        }, done: function () {
-          if (!player || player.wanted !== k) return;
-          player.wanted = k + 1;
-          if (k + 1 >= N) { show(N); stop(); return; }
-          playFrom(k + 1);
-        }});
-        player.turn = turn;
-        turn.start(0);
-      }).catch(function () { setText(cap, "The replay could not fetch turn " + k + "; press Play to try again."); stop(); });
-    }
-    function toggle() {
-      if (player) { if (player.turn) player.turn.playing = false; stop(); show(shownK); return; }
-      var from = +bar.value >= N ? 0 : +bar.value;
-      player = {wanted: from, playing: true};
-      play.textContent = "Pause"; play.setAttribute("aria-pressed", "true");
-      playFrom(from);
-    }
-    function halt() { if (player) { if (player.turn) player.turn.playing = false; stop(); } }
-    play.addEventListener("click", toggle);
-    bar.addEventListener("input", function () { halt(); show(+bar.value); });
-    $("#prev").addEventListener("click", function () { halt(); show(Math.max(0, shownK - 1)); });
-    $("#next").addEventListener("click", function () { halt(); show(Math.min(N, shownK + 1)); });
-    keepSpeed(function () { if (player && player.turn) player.turn.speed = +$("#speed").value || 1; });
-    root.addEventListener("keydown", function (e) {
-      if (e.key === " " && !e.target.closest("button, select")) { e.preventDefault(); toggle(); }
-    });
-    [bar, play, $("#prev"), $("#next")].forEach(function (c) { c.disabled = N === 0 && c !== bar; });
-    bar.disabled = false;
-    label(N); scores();
-    document.querySelectorAll('svg.key use[href^="#g-s"]').forEach(function (u) { el("circle", {cx: 0, cy: 0, r: 10}, u.closest("svg")); u.remove(); });
-    root.dataset.ready = "1";
-  }
-
-  if (page && $("#board-wrap svg.board")) {
-    initMatchPage();
+  if ($("#match") && $("#board-wrap svg.board")) initBoardInput();
+  var started = mp.init({
+    stage: function (svg, following) { return new Stage(new Board(svg), following ? followScore : null); },
+    tail: TAIL,
+    who: who,
+    follow: true,
+    followTurn: function (t) {
+      document.querySelectorAll("#panel tr[data-seat]").forEach(function (tr) { tr.classList.toggle("to-move", !!t.seat && +tr.dataset.seat === +t.seat); });
+    },
+    refresh: function () { seatKeys(); initPlanner(); },
+    ordersBox: jsonBox,
+    drawPlan: render
+  });
+  if (started) {
     // The plan as the board holds it: for the browser tests and the console.
     window.skyportPlan = function () {
-      return {phase: planner.phase, actions: JSON.parse(JSON.stringify(planner.actions)), loadout: planner.chosen.slice(), mode: planner.mode, droid: planner.droid.slice(), playing: !!current};
+      return {phase: planner.phase, actions: JSON.parse(JSON.stringify(planner.actions)), loadout: planner.chosen.slice(), mode: planner.mode, droid: planner.droid.slice(), playing: mp.playing()};
     };
   }
   var replay = $("#replay-turns");
-  if (replay) initReplay(replay);
+  if (replay) {
+    document.querySelectorAll('svg.key use[href^="#g-s"]').forEach(function (u) { el("circle", {cx: 0, cy: 0, r: 10}, u.closest("svg")); u.remove(); });
+    mp.replay(replay, {
+      stage: function (svg) {
+        return new Stage(new Board(svg), function (seat, delta) { addScore(replay.querySelector('tr[data-seat="' + seat + '"] .score'), delta); });
+      },
+      tail: TAIL,
+      who: who,
+      /* The scores a board says: its description names each seat's points ("seat 2
+         (...): at (3, 4), health 80, 12 points"); the final ones at the end. */
+      scores: function (svg, atEnd) {
+        var desc = svg ? $("desc", svg) : null, said = {}, m;
+        var re = /seat (\d+) \([^)]*\): [^;]*?(-?\d+) points/g;
+        while (desc && (m = re.exec(desc.textContent))) said[m[1]] = m[2];
+        replay.querySelectorAll("tr[data-seat]").forEach(function (tr) {
+          var cell = $(".score", tr), s = tr.dataset.seat;
+          setText(cell, atEnd ? cell.dataset.final : said[s] !== undefined ? said[s] : "—");
+        });
+      }
+    });
+  }
 })();
