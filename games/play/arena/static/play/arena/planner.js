@@ -14,9 +14,12 @@
    resolved within the request; the page comes back with the new board, and the step
    just sent plays on it (a walk along its path, the radar's sweep, the shot). Other
    seats' turns come with the match page's poll as movies of the viewer's copy of
-   their events, as in Skyport's script. */
+   their events, played by the platform's games/page.js through this script's hooks,
+   as is the replay page. */
 (function () {
   "use strict";
+  // The platform's part of the page (games/page.js): polls, movies, the replay.
+  var mp = window.matchPage;
   var NS = "http://www.w3.org/2000/svg";
   var DIRS = {up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0]};
   var KINDS = ["engine", "radar", "shield", "gun", "cannon"];
@@ -191,36 +194,6 @@
         break;
     }
   };
-  function TurnPlayer(stage, turns, opts) {
-    this.stage = stage; this.turns = turns; this.opts = opts; this.k = -1; this.playing = false; this.finished = false;
-    this.speed = opts.speed || 1;
-  }
-  TurnPlayer.prototype.start = function (k) {
-    var self = this;
-    this.k = k; this.T = 0; this.fired = 0; this.last = null; this.playing = true;
-    this.events = (this.turns[k].events || []).slice().sort(function (a, b) { return a.t_ms - b.t_ms; });
-    this.end = Math.max(this.turns[k].turn_ms || 0, this.events.length ? this.events[this.events.length - 1].t_ms + 400 : 0);
-    if (this.opts.show) this.opts.show(k);
-    requestAnimationFrame(function (now) { self.tick(now); });
-  };
-  TurnPlayer.prototype.tick = function (now) {
-    if (!this.playing) return;
-    var self = this;
-    if (this.last !== null) this.T += (now - this.last) * this.speed;
-    this.last = now;
-    while (this.fired < this.events.length && this.events[this.fired].t_ms <= this.T) this.stage.fire(this.events[this.fired++], this.speed);
-    if (this.T >= this.end && this.fired >= this.events.length) {
-      if (this.k + 1 < this.turns.length) return this.start(this.k + 1);
-      return this.finish();
-    }
-    requestAnimationFrame(function (t) { self.tick(t); });
-  };
-  TurnPlayer.prototype.finish = function () {
-    if (this.finished) return;
-    this.playing = false; this.finished = true;
-    if (this.opts.done) this.opts.done();
-  };
-
   /* ---- What the seat knows of its robot: the page's hints (the view), else the drawing ---- */
   function pageView() {
     var node = $("#hints");
@@ -454,11 +427,11 @@
     var wrap = $("#board-wrap");
     wrap.addEventListener("click", function (e) {
       var c = cellOf(e); if (!c) return;
-      if (current) { skipAll(); return; }
+      if (mp.playing()) { mp.skip(); return; }
       var b = matchBoard(); if (b) clickCell(b, c);
     });
     wrap.addEventListener("pointermove", function (e) {
-      if (current || !planner.on || !planner.mode) return;
+      if (mp.playing() || !planner.on || !planner.mode) return;
       var c = cellOf(e), was = planner.hover;
       planner.hover = c;
       if (String(was) !== String(c)) draw();
@@ -466,7 +439,7 @@
     wrap.addEventListener("pointerleave", function () { if (planner.hover) { planner.hover = null; draw(); } });
     document.addEventListener("keydown", function (e) {
       if (e.key !== "Escape") return;
-      if (current) { skipAll(); return; }
+      if (mp.playing()) { mp.skip(); return; }
       if (planner.on && planner.mode) { planner.mode = null; render(); help("Choose a step."); }
     });
   }
@@ -530,254 +503,37 @@
     }
   }
 
-  /* ---- The match page: polls, movies and the panel following the board ---- */
+  /* ---- The match page and the replay page: the platform's (games/page.js) ---- */
+  function who(t) { return t.seat ? "seat " + t.seat + "'s turn" : "the builds"; }
+  // The effects' tails (numbers floating away) get a moment after a turn's last event.
+  var TAIL = 400;
+
   var page = $("#match");
-  var queue = [], current = null, skipping = false;
-  var HELD = ["panel", "history", "orders"], held = {}, incoming = false;
-  function speed() { var s = $("#speed"); return s ? +s.value || 1 : 1; }
-  function storeSeen(turn) { try { localStorage.setItem("h3-seen-" + page.dataset.match, String(turn)); } catch (e) { /* private mode */ } }
-  function seen() { try { return localStorage.getItem("h3-seen-" + page.dataset.match); } catch (e) { return null; } }
-  function boardTurn() {
-    var svg = $("#board-wrap svg.board"), poll = $("#poll"), f = ordersForm();
-    if (svg && svg.dataset.turn !== undefined) return svg.dataset.turn;
-    if (poll && poll.dataset.since !== undefined) return poll.dataset.since;
-    return f && f.elements.turn ? f.elements.turn.value : null;
-  }
-  function release() {
-    var fresh = [];
-    HELD.forEach(function (id) {
-      var now = document.getElementById(id), next = held[id];
-      if (now && next) { now.replaceWith(next); fresh.push(next); }
-    });
-    held = {};
-    if (window.htmx) fresh.forEach(function (e) { window.htmx.process(e); });
-    news();
-  }
-  function news() {
-    document.querySelectorAll('svg.key use[href^="#g-s"]').forEach(function (u) {
-      var svg = u.closest("svg"); el("circle", {cx: 0, cy: 0, r: 10}, svg); u.remove(); svg.classList.add("ar-key");
-    });
-    var said = $("#progress"), intro = $("#match-progress");
-    if (said && intro) setText(intro, said.textContent.trim().toLowerCase());
-    initPlanner();
-    pollSoon();
-  }
-  function caption(t) {
-    var lines = (t.lines || []).join(" ");
-    if (lines.length > 160) lines = lines.slice(0, 157).replace(/\s+\S*$/, "") + "…";
-    var who = t.seat ? "seat " + t.seat + "'s turn" : "the builds";
-    return "Turn " + t.number + " plays, " + who + (lines ? ": " + lines : ".");
-  }
-  function playFragment(holder, restoring) {
-    var tplStart = $("template.mv-start", holder), tplEnd = $("template.mv-end", holder);
-    var data = JSON.parse($("script", holder).textContent), turns = data.turns;
-    var wrap = $("#board-wrap"), saved = restoring ? wrap.firstElementChild : null;
-    var from = restoring ? null : seen(), k0 = 0;
-    if (from !== null) while (k0 < turns.length && turns[k0].number < +from) k0++;
-    turns = turns.slice(k0);
-    var endSvg = tplEnd ? tplEnd.content.firstElementChild : saved;
-    if (!turns.length) {
-      if (endSvg && !restoring) wrap.replaceChildren(endSvg.cloneNode(true));
-      return next();
-    }
-    wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
-    var b = matchBoard(), cap = $("#caption"), skip = $("#skip");
-    var player = new TurnPlayer(new Stage(b), turns, {speed: speed(), show: function (k) {
-      var t = turns[k];
-      if (cap) { cap.textContent = caption(t); cap.dataset.turn = t.number; }
-    }, done: function () {
-      if (endSvg) wrap.replaceChildren(endSvg === saved ? saved : endSvg.cloneNode(true));
-      current = null;
-      if (!restoring) storeSeen(boardTurn());
-      if (cap) { cap.textContent = restoring ? "Back to the board as it is now." : ""; delete cap.dataset.turn; }
-      next();
-    }});
-    $("#player").hidden = false; $("#player").classList.add("playing"); if (skip) skip.disabled = false;
-    current = player;
-    if (skipping) player.finish(); else player.start(0);
-  }
-  function next() {
-    var fn = queue.shift();
-    if (fn) return fn();
-    skipping = false;
-    var skip = $("#skip"); if (skip) skip.disabled = true;
-    $("#player").classList.remove("playing");
-    release();
-  }
-  function enqueue(fn) { if (current) queue.push(fn); else fn(); }
-  function skipAll() { if (current) { skipping = true; current.finish(); } }
-  /* The turn passed to the others: against bots it comes back in a moment, so the page looks again soon. */
-  function pollSoon() {
-    var poll = $("#poll"), url = poll && poll.getAttribute("hx-get");
-    if (!url || !window.htmx || !page.dataset.viewer || jsonBox()) return;
-    [300, 900, 1800].forEach(function (ms) {
-      setTimeout(function () {
-        var now = $("#poll");
-        if (now && now.getAttribute("hx-get") === url && !current) window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
-      }, ms);
-    });
-  }
-  function initMatchPage() {
-    var skip = $("#skip");
-    if (skip) skip.addEventListener("click", skipAll);
-    keepSpeed(function () { if (current) current.speed = speed(); });
-    $("#player").hidden = false;
-    initBoardInput();
-    document.addEventListener("click", function (e) {
-      var btn = e.target.closest(".replay-turn"); if (!btn) return;
-      var url = $("#history").dataset.movie.replace(/\/0\/movie\/$/, "/" + btn.dataset.turn + "/movie/");
-      fetch(url, {credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (text) {
-        var holder = document.createElement("div"); holder.innerHTML = text;
-        enqueue(function () { playFragment(holder.firstElementChild, true); });
+  if (page && $("#board-wrap svg.board")) initBoardInput();
+  var started = mp.init({
+    stage: function (svg) { return new Stage(new Board(svg)); },
+    tail: TAIL,
+    who: who,
+    // A turn of steps changes the board within its number.
+    unseenOnly: true,
+    refresh: function () {
+      document.querySelectorAll('svg.key use[href^="#g-s"]').forEach(function (u) {
+        var svg = u.closest("svg"); el("circle", {cx: 0, cy: 0, r: 10}, svg); u.remove(); svg.classList.add("ar-key");
       });
-    });
-    document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
-    news();
+      initPlanner();
+    },
+    ordersBox: jsonBox,
+    // A step sent comes back as a new board (no movie): that board is seen.
+    onSettled: mp.markSeen
+  });
+  if (started) {
     playSent();
-    var turn = boardTurn(), last = seen();
-    if (turn !== null && last !== null && +last < +turn && window.htmx && page.dataset.pollUrl) {
-      page.dataset.catchingUp = "1";
-      var caught = function () { setTimeout(function () { delete page.dataset.catchingUp; }, 1500); };
-      var asked = window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
-      if (asked && asked.then) asked.then(caught, caught); else caught();
-    } else if (turn !== null) storeSeen(turn);
-  }
-  if (window.htmx) {
-    window.htmx.config.responseHandling = [{code: "304", swap: false}, {code: "204", swap: false}, {code: "[23]..", swap: true}, {code: "[45]..", swap: false, error: true}];
-  }
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!page) return;
-    var movie = $("#movie");
-    if (movie && $("template.mv-start", movie)) {
-      var holder = movie.cloneNode(true); movie.replaceChildren();
-      enqueue(function () { playFragment(holder, false); });
-    }
-    incoming = false;
-    delete page.dataset.catchingUp;
-    if (!current && !queue.length) { storeSeen(boardTurn()); news(); }
-  });
-  document.addEventListener("htmx:beforeSwap", function (e) {
-    var text = e.detail && e.detail.serverResponse;
-    incoming = typeof text === "string" && text.indexOf('class="mv-start"') >= 0;
-  });
-  document.addEventListener("htmx:oobBeforeSwap", function (e) {
-    var id = e.detail.target && e.detail.target.id;
-    if (!page || HELD.indexOf(id) < 0 || !(incoming || current || queue.length)) return;
-    e.detail.shouldSwap = false;
-    held[id] = e.detail.fragment.firstElementChild;
-  });
-  document.addEventListener("htmx:afterSwap", function (e) {
-    if (e.detail && e.detail.target && e.detail.target.id === "history") document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
-  });
-
-  function tick() {
-    document.querySelectorAll("time.countdown").forEach(function (t) {
-      var l = Date.parse(t.getAttribute("datetime")) - Date.now();
-      var s = Math.max(0, Math.round(l / 1000)), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
-      t.textContent = "in " + (h ? h + " h " : "") + m + " min " + ("0" + (s % 60)).slice(-2) + " s";
-    });
-  }
-  tick();
-  setInterval(tick, 1000);
-  function keepSpeed(changed) {
-    var sp = $("#speed"); if (!sp) return;
-    try { var kept = localStorage.getItem("h3-speed"); if (kept && sp.querySelector('option[value="' + kept + '"]')) sp.value = kept; } catch (e) { /* private mode */ }
-    sp.addEventListener("change", function () {
-      changed();
-      try { localStorage.setItem("h3-speed", sp.value); } catch (e) { /* private mode */ }
-    });
-  }
-
-  /* ---- The replay page: the match turn by turn, each turn's board the server's ---- */
-  /* Board k is the board after k turns: 0 the start, N the end; between, the board
-     before turn k, which the turn's movie fragment carries with its steps' events. */
-  function initReplay(root) {
-    var N = +root.dataset.turns, bar = $("#scrub"), play = $("#play"), cap = $("#caption"), out = $("#scrub-turn");
-    var wrap = $("#board-wrap"), boards = {}, steps = {}, asked = {}, want = N, player = null, shownK = N;
-    boards[0] = $("#replay-start").content.firstElementChild;
-    boards[N] = wrap.firstElementChild;
-    function movieUrl(k) { return root.dataset.movie.replace(/\/0\/movie\/$/, "/" + k + "/movie/"); }
-    function load(k) {
-      if (k < 0 || k >= N) return Promise.resolve();
-      if (!asked[k]) {
-        asked[k] = fetch(movieUrl(k), {credentials: "same-origin"}).then(function (r) {
-          if (!r.ok) throw new Error("turn " + k + ": " + r.status);
-          return r.text();
-        }).then(function (text) {
-          var holder = document.createElement("div"); holder.innerHTML = text;
-          var start = $("template.mv-start", holder), data = JSON.parse($("script", holder).textContent);
-          if (k > 0) boards[k] = start.content.firstElementChild;
-          steps[k] = data.turns;
-        }).catch(function (err) { delete asked[k]; throw err; });
-      }
-      return asked[k];
-    }
-    function label(k) {
-      setText(out, k + " of " + N);
-      bar.value = k;
-      bar.setAttribute("aria-valuetext", k === 0 ? "the start" : k === N ? "the end, after turn " + (N - 1) : "after turn " + (k - 1));
-    }
-    function show(k) {
-      want = k; label(k);
-      return load(k).then(function () {
-        if (want !== k || !boards[k]) return;
-        wrap.replaceChildren(boards[k].cloneNode(true));
-        shownK = k;
-        setText(cap, k === 0 ? "The start, before turn 0." : k === N ? "The end of the match, after turn " + (N - 1) + "." : "The board after turn " + (k - 1) + ".");
-      });
-    }
-    function stop() {
-      if (player) { player.playing = false; player = null; }
-      play.textContent = "Play"; play.setAttribute("aria-pressed", "false");
-    }
-    function playFrom(k) {
-      if (k >= N) { stop(); return; }
-      Promise.all([show(k), load(k + 1)]).then(function () {
-        if (!player || player.wanted !== k) return;
-        load(k + 2).catch(function () { /* asked again when needed */ });
-        var list = steps[k] || [];
-        var turn = new TurnPlayer(new Stage(new Board($("svg.board", wrap))), list.length ? list : [{events: [], turn_ms: 0}], {speed: +$("#speed").value || 1, show: function (i) {
-          if (list[i]) setText(cap, caption(list[i]));
-        }, done: function () {
-          if (!player || player.wanted !== k) return;
-          player.wanted = k + 1;
-          if (k + 1 >= N) { show(N); stop(); return; }
-          playFrom(k + 1);
-        }});
-        player.turn = turn;
-        turn.start(0);
-      }).catch(function () { setText(cap, "The replay could not fetch turn " + k + "; press Play to try again."); stop(); });
-    }
-    function toggle() {
-      if (player) { if (player.turn) player.turn.playing = false; stop(); show(shownK); return; }
-      var from = +bar.value >= N ? 0 : +bar.value;
-      player = {wanted: from, playing: true};
-      play.textContent = "Pause"; play.setAttribute("aria-pressed", "true");
-      playFrom(from);
-    }
-    function halt() { if (player) { if (player.turn) player.turn.playing = false; stop(); } }
-    play.addEventListener("click", toggle);
-    bar.addEventListener("input", function () { halt(); show(+bar.value); });
-    $("#prev").addEventListener("click", function () { halt(); show(Math.max(0, shownK - 1)); });
-    $("#next").addEventListener("click", function () { halt(); show(Math.min(N, shownK + 1)); });
-    keepSpeed(function () { if (player && player.turn) player.turn.speed = +$("#speed").value || 1; });
-    root.addEventListener("keydown", function (e) {
-      if (e.key === " " && !e.target.closest("button, select")) { e.preventDefault(); toggle(); }
-    });
-    [bar, play, $("#prev"), $("#next")].forEach(function (c) { c.disabled = N === 0 && c !== bar; });
-    bar.disabled = false;
-    label(N);
-    root.dataset.ready = "1";
-  }
-
-  if (page && $("#board-wrap svg.board")) {
-    initMatchPage();
     // The planner as the board holds it: for the browser tests and the console.
     window.arenaPlan = function () {
       var b = matchBoard(), me = b ? myRobot(b, planner.seat) : null;
-      return {phase: planner.phase, mode: planner.mode, build: chosenParts(), robot: me, playing: !!current};
+      return {phase: planner.phase, mode: planner.mode, build: chosenParts(), robot: me, playing: mp.playing()};
     };
   }
   var replay = $("#replay-turns");
-  if (replay) initReplay(replay);
+  if (replay) mp.replay(replay, {stage: function (svg) { return new Stage(new Board(svg)); }, tail: TAIL, who: who});
 })();
