@@ -460,7 +460,8 @@ STEP_ROWS = [
 ]
 # The scan event's count, and the player's list of scans ([cell, count]) in a view.
 SCAN_FOUND = re.compile(r'\bnear\b|(?:&quot;|")1(?:&quot;|"): \[\[')
-STEP_RIGHT = re.compile(r"Right: seat 1, to 1\b")
+# Its fields in the order the database gives them back (PostgreSQL's JSONB reorders keys).
+STEP_RIGHT = re.compile(r"Right: (?:seat 1, to 1|to 1, seat 1)\.")
 
 
 def _step(match: Match, user: Any, action: str) -> None:
