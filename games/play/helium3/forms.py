@@ -3,7 +3,7 @@ HTML, built in Python like the board.
 
 Django renders each form widget through a template, a few milliseconds for the
 dozen controls of two action rows; these rows are on every page of a player on
-the move, so they are joined here instead (style.md 12). The field names, ids and
+the move, so they are joined here instead. The field names, ids and
 choices are the form's own, so the form parses what this draws, JavaScript or not.
 
 `ActionsForm` is the form of any game whose orders are a list of actions, one per

@@ -2,9 +2,9 @@
 built (never copied): change a range or a timing in engine/helium3 and the page
 and its drawings follow.
 
-Each diagram is a small SVG grid around one robot, drawn in Python (style.md 12);
-the cells an action reaches are shaded as on an empty board, where a path of
-king steps is as long as the king's distance.
+Each diagram is a small SVG grid around one robot, drawn in Python (cheaper than a
+template loop over its cells); the cells an action reaches are shaded as on an
+empty board, where a path of king steps is as long as the king's distance.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ JavaScript who changes the fields is not overruled by the old orders' JSON.
 The form reads what the fields can say by themselves and says it next to the field;
 the engine judges the orders when they are sent, and its refusal is shown next to
 the action it names (`add_engine_error`). The rows are joined in Python, not
-rendered through Django's widget templates (style.md 12).
+rendered through Django's widget templates, which cost milliseconds a page.
 """
 
 from __future__ import annotations
