@@ -32,13 +32,31 @@
      onSettled()            optional: an htmx request settled with nothing to play.
    matchPage.playing() says a movie plays; matchPage.skip() ends every movie
    queued; matchPage.markSeen() stores the turn of the board shown as seen.
+   matchPage.dom holds the DOM helpers the board scripts share: $(selector, root),
+   el(svgTag, attrs, parent, before), html(tag, attrs, text), setText(node, text).
 
    window.matchPage.replay(root, hooks) starts the replay page (#replay-turns).
    Hooks: stage(svg), tail and who as above; scores(svg, atEnd), optional, writes
    the scores of the board shown (`atEnd`: the match's end). */
 (function () {
   "use strict";
+  var NS = "http://www.w3.org/2000/svg";
+  /* The small DOM helpers every board script uses (matchPage.dom). */
   function $(s, r) { return (r || document).querySelector(s); }
+  /* An SVG element, put into `parent` before `before` (else last) when given. */
+  function el(tag, attrs, parent, before) {
+    var e = document.createElementNS(NS, tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.insertBefore(e, before || null);
+    return e;
+  }
+  function html(tag, attrs, text) {
+    var e = document.createElement(tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  /* Text written only when it changes (a screen reader hears no repeat). */
   function setText(node, text) { if (node && node.textContent !== String(text)) node.textContent = text; }
   function showReplayButtons() { document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; }); }
   /* The URL of turn k's movie fragment, from the URL of turn 0's. */
@@ -133,8 +151,7 @@
     var st = $("#panel .status");
     if (st) {
       st.replaceChildren("Showing turn ");
-      var n = document.createElement("strong");
-      n.className = "showing"; n.dataset.turn = String(t.number); n.textContent = String(t.number);
+      var n = html("strong", {"class": "showing", "data-turn": String(t.number)}, String(t.number));
       var notes = (t.seat ? ["seat " + t.seat + "'s turn"] : []).concat(count > 1 ? [(k + 1) + " of " + count + " to catch up"] : []);
       st.append(n, notes.length ? " (" + notes.join("; ") + ")." : ".");
     }
@@ -383,6 +400,7 @@
     replay: replay,
     playing: function () { return !!current; },
     skip: skipAll,
-    markSeen: function () { if (page) markSeen(); }
+    markSeen: function () { if (page) markSeen(); },
+    dom: {$: $, el: el, html: html, setText: setText}
   };
 })();

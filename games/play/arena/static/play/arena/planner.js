@@ -20,7 +20,6 @@
   "use strict";
   // The platform's part of the page (games/page.js): polls, movies, the replay.
   var mp = window.matchPage;
-  var NS = "http://www.w3.org/2000/svg";
   var DIRS = {up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0]};
   var KINDS = ["engine", "radar", "shield", "gun", "cannon"];
   var PARTS = {
@@ -38,20 +37,7 @@
     gun: function () { return "hits for 3 within 3 cells, every turn"; },
     cannon: function () { return "hits for 8 within 1 cell, every second turn"; }
   };
-  function $(s, r) { return (r || document).querySelector(s); }
-  function el(tag, attrs, parent, before) {
-    var e = document.createElementNS(NS, tag);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    if (parent) parent.insertBefore(e, before || null);
-    return e;
-  }
-  function html(tag, attrs, text) {
-    var e = document.createElement(tag);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-  function setText(node, text) { if (node && node.textContent !== String(text)) node.textContent = text; }
+  var $ = mp.dom.$, el = mp.dom.el, html = mp.dom.html, setText = mp.dom.setText;
   function key(x, y) { return x + "," + y; }
   function cheb(a, b) { return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])); }
   function seatOf(node) { var m = /(?:^|\s)seat-(\d+)(?:\s|$)/.exec(node.getAttribute("class") || ""); return m ? +m[1] : 0; }

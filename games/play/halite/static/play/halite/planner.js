@@ -19,7 +19,6 @@
   "use strict";
   // The platform's part of the page (games/page.js): polls, movies, the replay.
   var mp = window.matchPage;
-  var NS = "http://www.w3.org/2000/svg";
   // Direction d: 0 still, 1 north (y - 1), 2 east (x + 1), 3 south (y + 1), 4 west (x - 1).
   var DX = [0, 0, 1, 0, -1], DY = [0, -1, 0, 1, 0];
   var WORD = ["still", "north", "east", "south", "west"];
@@ -27,20 +26,7 @@
   var KEYDIR = {ArrowUp: 1, ArrowRight: 2, ArrowDown: 3, ArrowLeft: 4};
   // The words the plain form takes for a direction (games/play/halite/forms.py).
   var WORDS = {still: 0, x: 0, n: 1, north: 1, e: 2, east: 2, s: 3, south: 3, w: 4, west: 4};
-  function $(s, r) { return (r || document).querySelector(s); }
-  function el(tag, attrs, parent, before) {
-    var e = document.createElementNS(NS, tag);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    if (parent) parent.insertBefore(e, before || null);
-    return e;
-  }
-  function html(tag, attrs, text) {
-    var e = document.createElement(tag);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-  function setText(node, text) { if (node && node.textContent !== String(text)) node.textContent = text; }
+  var $ = mp.dom.$, el = mp.dom.el, html = mp.dom.html, setText = mp.dom.setText;
   function key(x, y) { return x + "," + y; }
   function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
 

@@ -21,7 +21,6 @@
   "use strict";
   // The platform's part of the page (games/page.js): polls, movies, the replay.
   var mp = window.matchPage;
-  var NS = "http://www.w3.org/2000/svg";
   var DIRS = ["up", "right-up", "right-down", "down", "left-down", "left-up"];
   var STEP = {"up": [-1, -1], "down": [1, 1], "right-up": [-1, 0], "right-down": [0, 1], "left-up": [0, -1], "left-down": [1, 0]};
   var ARROW = {"up": "↑", "right-up": "↗", "right-down": "↘", "down": "↓", "left-down": "↙", "left-up": "↖"};
@@ -36,20 +35,7 @@
   };
   var RANGE_WORD = {laser: "tiles in a line", mortar: "tiles away", droid: "steps"};
   var BLOCKED = {V: true, O: true, S: true};
-  function $(s, r) { return (r || document).querySelector(s); }
-  function el(tag, attrs, parent, before) {
-    var e = document.createElementNS(NS, tag);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    if (parent) parent.insertBefore(e, before || null);
-    return e;
-  }
-  function html(tag, attrs, text) {
-    var e = document.createElement(tag);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-  function setText(node, text) { if (node && node.textContent !== String(text)) node.textContent = text; }
+  var $ = mp.dom.$, el = mp.dom.el, html = mp.dom.html, setText = mp.dom.setText;
   function key(j, k) { return j + "," + k; }
   function cap1(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
   function distance(a, b) {
