@@ -1,4 +1,4 @@
-"""Helium 3's rules engine: pure and deterministic, speaking protocol.md's JSON.
+"""Helium 3's rules engine: pure and deterministic, speaking docs/protocol.md's JSON.
 
 State in, orders in, new state and events out. No Django, no I/O, no clock, no
 global random. Every function here dispatches on `state["ruleset"]` (or a ruleset's

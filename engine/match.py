@@ -49,7 +49,7 @@ def play_match(
 
 def summary(record: dict[str, Any]) -> dict[str, Any]:
     """What `play` prints: the winners, the turns (entries of the replay) and, for a
-    game with a battle clock (Helium 3's summary as protocol.md has it), each
+    game with a battle clock (Helium 3's summary as docs/protocol.md has it), each
     player's money and the clock; the scores for the others."""
     final = record["final"]
     if "clock_ms" in final:

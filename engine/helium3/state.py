@@ -1,6 +1,6 @@
 """The Helium 3 state as typed values, and its one canonical JSON form.
 
-`State.from_json` checks everything protocol.md requires of a state and raises
+`State.from_json` checks everything docs/protocol.md requires of a state and raises
 `StateError` (code `bad_state`) for anything malformed or inconsistent;
 `State.to_json` gives back exactly the protocol's dict, so the two round trip.
 """

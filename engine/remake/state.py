@@ -1,6 +1,6 @@
 """The remake's state: Helium 3's state with `rounds` and `round`, and its JSON.
 
-Robots, helium, players and every consistency check are Helium 3's (protocol.md);
+Robots, helium, players and every consistency check are Helium 3's (docs/protocol.md);
 the remake adds the round counter, the `awaiting` and `scores` every ruleset's
 state carries, and its own ruleset name and terminations.
 """

@@ -1,1 +1,1 @@
-"""The bot HTTP API of protocol.md under /api/v1/ (django-ninja)."""
+"""The bot HTTP API of docs/protocol.md under /api/v1/ (django-ninja)."""

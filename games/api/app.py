@@ -14,7 +14,7 @@ Play Helium 3 from a program. Create a token on the site (Settings → API token
 ask an admin for one (`python manage.py issue_token USERNAME`), then send it with
 every request: `Authorization: Bearer <token>`.
 
-Everything a player sees is that player's view of the state (protocol.md): no
+Everything a player sees is that player's view of the state (docs/protocol.md): no
 opponent's shield, no seed, until the match is over. Every error body is
 `{"error": {"code", "message", "action"?}}`. Each token may make
 `API_RATE_LIMIT` requests per `API_RATE_WINDOW_SECONDS` (120 per minute unless

@@ -1,4 +1,4 @@
-"""Every error of the API is protocol.md's error object: ninja's own answers (401,
+"""Every error of the API is docs/protocol.md's error object: ninja's own answers (401,
 validation errors, a body that is not JSON) are replaced here, and the middleware
 covers what Django answers before ninja runs (405, unknown paths)."""
 

@@ -1,4 +1,4 @@
-"""The bot API's operations (protocol.md, "Bot HTTP API"). Thin like the site's
+"""The bot API's operations (docs/protocol.md, "Bot HTTP API"). Thin like the site's
 views: check access with one helper, call one service or selector, and answer
 with what the caller may see: its own seat's view until the match is over."""
 

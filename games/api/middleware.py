@@ -2,7 +2,7 @@
 
 Ninja answers a method a path does not have with a bare 405, and Django its own
 pages for whatever else goes wrong outside an operation. A bot reads JSON, so any
-error response under the API's prefix that is not JSON becomes protocol.md's
+error response under the API's prefix that is not JSON becomes docs/protocol.md's
 error object with the same status (and the same Allow header).
 """
 

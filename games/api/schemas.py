@@ -57,7 +57,7 @@ class ErrorDetail(Schema):
 
 
 class ErrorOut(Schema):
-    """protocol.md's error object; every error of the API has this body."""
+    """docs/protocol.md's error object; every error of the API has this body."""
 
     error: ErrorDetail
 
@@ -129,7 +129,7 @@ class MatchOut(Schema):
     your_turn: bool = Field(description="The match waits for your orders.")
     deadline: datetime | None = Field(description="When the clock passes the current turn.")
     state: dict[str, Any] | None = Field(
-        description="Your view of the state (protocol.md), null before the start."
+        description="Your view of the state (docs/protocol.md), null before the start."
     )
     awaiting: list[int] = Field(
         description="The seats whose orders the turn waits for (several in a turn at once)."
@@ -179,7 +179,7 @@ class HistoryOut(Schema):
 
 
 class ReplayOut(Schema):
-    """protocol.md's replay file."""
+    """docs/protocol.md's replay file."""
 
     initial: dict[str, Any]
     turns: list[dict[str, Any]]
@@ -197,7 +197,7 @@ ORDERS_BODY: dict[str, Any] = {
             "schema": {
                 "title": "Orders",
                 "type": "object",
-                "description": f"The game's orders object: {_DEFAULT_TITLE}'s (protocol.md) "
+                "description": f"The game's orders object: {_DEFAULT_TITLE}'s (docs/protocol.md) "
                 "has the fields below; another game's has its own, which its engine checks. "
                 "`seat` may be left out (yours is used). In a turn made of steps, "
                 "`step_no` is required: the state's `step`.",

@@ -263,7 +263,7 @@ class Session:
 
 @dataclass(frozen=True)
 class Refusal:
-    """An error answer: protocol.md's error object, its status and headers."""
+    """An error answer: docs/protocol.md's error object, its status and headers."""
 
     status: int
     code: str

@@ -1,5 +1,5 @@
 """Helpers for the bot API tests: a client that sends a token and JSON, tokens,
-and the check that a response is protocol.md's error object."""
+and the check that a response is docs/protocol.md's error object."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def token_for(user: Any, name: str = "bot") -> str:
 
 
 def assert_error(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
-    """The response is protocol.md's error object with this status (and code)."""
+    """The response is docs/protocol.md's error object with this status (and code)."""
     assert response.status_code == status, (response.status_code, response.content[:300])
     assert response["Content-Type"].startswith("application/json")
     body = response.json()

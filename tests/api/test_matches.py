@@ -1,4 +1,4 @@
-"""protocol.md's "Bot HTTP API", endpoint by endpoint: status codes, bodies, and
+"""docs/protocol.md's "Bot HTTP API", endpoint by endpoint: status codes, bodies, and
 that a player only ever gets its own view of the state."""
 
 from __future__ import annotations

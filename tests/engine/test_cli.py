@@ -1,4 +1,4 @@
-"""`python -m engine ...` (protocol.md "Engine command line"), run as a real subprocess.
+"""`python -m engine ...` (docs/protocol.md "Engine command line"), run as a real subprocess.
 
 Every error is a protocol error object on standard output with exit code 1, and no
 input, however broken, makes it print a traceback.

@@ -1,4 +1,4 @@
-"""The fog of shield: views and per-seat copies of the events (protocol.md, "A seat's
+"""The fog of shield: views and per-seat copies of the events (docs/protocol.md, "A seat's
 view" and "Events"; docs/games/helium3.md, "Shields and the fog of shield").
 
 A view is a function of what the seat may know, and an opponent or a spectator

@@ -60,7 +60,7 @@ def test_helium3_scores_are_each_seats_money() -> None:
 
 def test_helium3_state_json_keeps_its_protocol_keys_only() -> None:
     # Its awaiting and scores come from engine.awaiting and engine.scores: the state's
-    # JSON stays exactly protocol.md's, so its golden replays still replay byte for byte.
+    # JSON stays exactly docs/protocol.md's, so its golden replays still replay byte for byte.
     state = engine.new_game(seed=3)
     assert "awaiting" not in state and "scores" not in state
 
@@ -514,7 +514,7 @@ def test_a_step_of_a_seat_not_awaited_is_not_its_turn_whatever_its_step_no() -> 
 
 
 def test_every_state_but_helium3s_carries_awaiting_and_scores() -> None:
-    # Helium 3's JSON is protocol.md's, unchanged: its two come from the functions only.
+    # Helium 3's JSON is docs/protocol.md's, unchanged: its two come from the functions only.
     for name in engine.ruleset_names():
         rules = engine.ruleset(name)
         state = engine.new_game(seed=5, ruleset=name)

@@ -1,4 +1,4 @@
-"""The state's JSON form (protocol.md "State"): its shape, its round trip, and that a
+"""The state's JSON form (docs/protocol.md "State"): its shape, its round trip, and that a
 malformed or inconsistent state is a `bad_state` error, never a crash."""
 
 from __future__ import annotations

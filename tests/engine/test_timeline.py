@@ -1,4 +1,4 @@
-"""The animation timeline: every event's fields and timing (protocol.md "Events")."""
+"""The animation timeline: every event's fields and timing (docs/protocol.md "Events")."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from helpers import (
 import engine
 from engine.helium3.timing import MIN_TURN_MS
 
-# protocol.md: each event type and the fields it carries besides type, t_ms, duration_ms.
+# docs/protocol.md: each event type and the fields it carries besides type, t_ms, duration_ms.
 FIELDS = {
     "turned": {"robot", "from", "to"},
     "moved": {"robot", "path"},

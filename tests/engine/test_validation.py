@@ -1,5 +1,5 @@
-"""Validation: every error code of protocol.md, one sentence each, and a rejected turn
-changes nothing (docs/games/helium3.md "Turns"; protocol.md "Orders" and "Errors").
+"""Validation: every error code of docs/protocol.md, one sentence each, and a rejected turn
+changes nothing (docs/games/helium3.md "Turns"; docs/protocol.md "Orders" and "Errors").
 
 `reject` in helpers.py checks for every rejection here that the input state and orders
 come back unchanged (deep compare) and that the message is one sentence.
@@ -32,7 +32,7 @@ from helpers import (
 import engine
 from engine.errors import CODES, EngineError, OrdersError, ShapeError, StateError
 
-# protocol.md "Errors", in its order.
+# docs/protocol.md "Errors", in its order.
 PROTOCOL_CODES = [
     "not_your_turn", "stale_turn", "match_over", "bad_json", "bad_shape", "unknown_robot",
     "not_your_robot", "robot_destroyed", "duplicate_robot", "too_many_actions", "off_board",

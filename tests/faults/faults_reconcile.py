@@ -20,8 +20,8 @@ from django.utils import timezone
 
 import engine
 from games import services
-from games.services.emails import render_notification
 from games.models import AT_ONCE, Match, Notification, Orders, Resolution, Seat, Turn
+from games.services.emails import render_notification
 
 SEPARATOR = b"\n" + b"-" * 79 + b"\n"  # Django's file backend writes this after a message
 

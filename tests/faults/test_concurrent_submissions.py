@@ -1,7 +1,7 @@
 """Fifty identical submissions for one turn at the same moment, through the real
 web server (gunicorn: several processes, several threads each), by the order form
 and by the bot API: one orders row is stored, every other submission is answered as
-the first one was (protocol.md: a repeat "answers as the first time did"), nothing
+the first one was (docs/protocol.md: a repeat "answers as the first time did"), nothing
 answers 5xx, and the turn is resolved once."""
 
 from __future__ import annotations

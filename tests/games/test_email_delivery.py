@@ -18,8 +18,8 @@ from django.utils import timezone
 from site_support import client_for, current_turn, drain
 
 from games import services
-from games.services.emails import duration_words, render_notification
 from games.models import Match, Notification, NotificationKind, NotificationSettings, Seat
+from games.services.emails import duration_words, render_notification
 from games.services.notifications import MAX_SEND_ATTEMPTS, seen_memo_key, your_turn_delay
 from helium3_site.celery import app
 

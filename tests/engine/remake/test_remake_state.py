@@ -1,4 +1,4 @@
-"""The remake's state JSON (protocol.md plus `rounds` and `round`) and its fog: opponents'
+"""The remake's state JSON (docs/protocol.md plus `rounds` and `round`) and its fog: opponents'
 shields and deflects hidden exactly as in Helium 3."""
 
 from __future__ import annotations
