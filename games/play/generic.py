@@ -34,13 +34,15 @@ def board(view: dict[str, Any], *, caption: str = "") -> SafeString:
 
 
 def sentences(events: list[Event]) -> list[str]:
-    """Each event as its type and fields, in order."""
+    """Each event as its type and its fields in name order: the same sentence whichever
+    order a database hands a JSON object's keys back in (PostgreSQL's jsonb sorts them
+    its own way)."""
     lines = []
     for event in events:
         kind = str(event.get("type", "event")).replace("_", " ").capitalize()
         fields = ", ".join(
             f"{key} {_value(value)}"
-            for key, value in event.items()
+            for key, value in sorted(event.items())
             if key not in ("type", "t_ms", "duration_ms")
         )
         lines.append(f"{kind}: {fields}." if fields else f"{kind}.")

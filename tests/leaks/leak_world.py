@@ -495,7 +495,7 @@ def secrets_in(
     order or (the remake's) deflect order, or the seed of a running match. Finished
     states ("over") are public.
 
-    `keys`: a robot of another seat may not even carry the keys (protocol.md: a
+    `keys`: a robot of another seat may not even carry the keys (docs/protocol.md: a
     view leaves them out), as for what the site sends; otherwise only a raised
     shield or a set deflect counts, as for the full states the database keeps.
     """
