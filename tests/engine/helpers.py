@@ -235,13 +235,16 @@ def read_json(path: Path) -> dict[str, Any]:
 
 def named_tests_missing(text: str, files: str, here: Path) -> tuple[int, list[str]]:
     """The `file.py::test_name` references in a rules document whose file matches the
-    pattern `files`: how many there are, and those naming no test function in `here`."""
+    pattern `files`: how many there are, and those naming no test function in a file of
+    that name in `here` or a folder below it."""
     named = re.findall(rf"`({files}\.py)::(test_\w+)`", text)
     missing = [
         f"{f}::{t}"
         for f, t in named
-        if not (here / f).exists()
-        or not re.search(rf"^def {t}\(", (here / f).read_text(encoding="utf-8"), re.M)
+        if not any(
+            re.search(rf"^def {t}\(", path.read_text(encoding="utf-8"), re.M)
+            for path in here.rglob(f)
+        )
     ]
     return len(named), missing
 

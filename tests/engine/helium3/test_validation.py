@@ -85,7 +85,7 @@ def test_every_code_of_the_protocol_is_produced_by_a_test() -> None:
     # Halite's not_your_piece, ...): each is produced by a test of its own ruleset.
     tests = [
         p.read_text()
-        for p in Path(__file__).parent.rglob("test_*.py")
+        for p in Path(__file__).resolve().parents[1].rglob("test_*.py")
         if p.resolve() != Path(__file__).resolve()
     ]
     for code in sorted(CODES - set(PROTOCOL_CODES)):

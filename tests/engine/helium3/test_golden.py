@@ -26,7 +26,7 @@ from engine.errors import CODES
 from engine.helium3 import timing
 
 GOLDEN = Path(__file__).parent / "golden"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 Json = dict[str, Any]
 
 # file: (sha256 of the final state's canonical JSON, turns, winners, termination)
@@ -188,7 +188,7 @@ RULES_MD = ROOT / "docs" / "games" / "helium3.md"
 
 def test_docs_helium3_md_names_only_tests_that_exist() -> None:
     named, missing = named_tests_missing(
-        RULES_MD.read_text(encoding="utf-8"), r"test_\w+", Path(__file__).parent
+        RULES_MD.read_text(encoding="utf-8"), r"test_\w+", Path(__file__).resolve().parents[1]
     )
     assert named > 100
     assert not missing

@@ -1,0 +1,6 @@
+"""Helium 3's engine tests reuse the generic position helpers of tests/engine."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
