@@ -19,7 +19,8 @@ be the same at every point of a game: the script exits with status 1 if one grow
 with turns or robots. Then gunicorn (`--gunicorn-workers`) serves each game's
 four-seat match, at the last turn measured (80 unless --turns), to wrk, in rounds of `/healthz`
 and each game's page (each round in another order), and the ratio of the medians
-is each game's figure.
+is each game's figure; the CPU time the gunicorn processes spend per request gives
+the same ratio (`cpu_ratio`) with much less of the noise of other work on the machine.
 Goals: median server time under 5 ms, at most 6 queries, at least 0.25x
 the trivial view's throughput.
 """
@@ -144,9 +145,47 @@ def measure(client: Any, url: str, requests: int) -> dict[str, Any]:
 WRK_RPS = re.compile(r"Requests/sec:\s+([\d.]+)")
 WRK_BAD = re.compile(r"Non-2xx or 3xx responses:\s+(\d+)")
 WRK_ERR = re.compile(r"Socket errors:.*")
+WRK_REQUESTS = re.compile(r"(\d+) requests in")
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes started by `pid` and by them (Linux's /proc; none elsewhere)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                children = [int(c) for c in f.read().split()]
+        except OSError:
+            continue
+        for child in children:
+            found += [child, *_descendants(child)]
+    return found
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time of `pids` (those still running)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
 
 
 def wrk(url: str, cookie: str, seconds: int, connections: int) -> dict[str, Any]:
+    """One wrk run, and the CPU time gunicorn (this process's other children) spent per
+    request during it: unlike requests per second, that hardly moves with what else
+    the machine runs."""
+    server = _descendants(os.getpid())
+    cpu_before = _cpu_seconds(server)
     out = subprocess.run(
         [
             "wrk",
@@ -165,6 +204,9 @@ def wrk(url: str, cookie: str, seconds: int, connections: int) -> dict[str, Any]
         check=True,
         timeout=seconds + 60,
     ).stdout
+    cpu = _cpu_seconds(server) - cpu_before
+    requests = WRK_REQUESTS.search(out)
+    count = int(requests.group(1)) if requests else 0
     rps = WRK_RPS.search(out)
     bad = WRK_BAD.search(out)
     err = WRK_ERR.search(out)
@@ -177,6 +219,7 @@ def wrk(url: str, cookie: str, seconds: int, connections: int) -> dict[str, Any]
         "non_2xx": int(bad.group(1)) if bad else 0,
         "socket_errors": err.group(0) if err else "",
         "p99_ms": p99_ms,
+        "cpu_ms_per_request": round(cpu * 1000 / count, 3) if server and count else None,
     }
 
 
@@ -342,9 +385,11 @@ def throughput_of(
             for name in names[shift:] + names[:shift]:
                 rounds[name].append(wrk(urls[name], cookie, args.wrk_seconds, args.wrk_connections))
     health_rps = statistics.median(r["rps"] for r in rounds["healthz"])
+    health_cpu = _median_cpu(rounds["healthz"])
     by_ruleset = {}
     for name, (_, turn) in wrk_matches.items():
         match_rps = statistics.median(r["rps"] for r in rounds[name])
+        match_cpu = _median_cpu(rounds[name])
         by_ruleset[name] = {
             "match_turn": turn,
             "match_rps_median": round(match_rps, 1),
@@ -357,6 +402,11 @@ def throughput_of(
                 for m, h in zip(rounds[name], rounds["healthz"], strict=True)
             ],
             "match_p99_ms": [r["p99_ms"] for r in rounds[name]],
+            "cpu_ms_per_request": [r["cpu_ms_per_request"] for r in rounds[name]],
+            "cpu_ms_per_request_median": match_cpu,
+            # The throughput ratio if gunicorn's CPU were all a request cost (the
+            # database's and Redis's share is not in it).
+            "cpu_ratio": round(health_cpu / match_cpu, 3) if health_cpu and match_cpu else None,
         }
     throughput.update(
         {
@@ -366,6 +416,7 @@ def throughput_of(
             "rounds": args.wrk_rounds,
             "healthz_rps_median": round(health_rps, 1),
             "healthz_rps": [r["rps"] for r in rounds["healthz"]],
+            "healthz_cpu_ms_per_request_median": health_cpu,
             "by_ruleset": by_ruleset,
             "non_2xx": sum(r["non_2xx"] for rs in rounds.values() for r in rs),
             "socket_errors": sorted(
@@ -374,6 +425,11 @@ def throughput_of(
         }
     )
     return throughput
+
+
+def _median_cpu(rounds: list[dict[str, Any]]) -> float | None:
+    known = [r["cpu_ms_per_request"] for r in rounds if r["cpu_ms_per_request"] is not None]
+    return round(statistics.median(known), 3) if known else None
 
 
 def run(args: argparse.Namespace, env: dict[str, str]) -> int:
@@ -443,7 +499,9 @@ def run(args: argparse.Namespace, env: dict[str, str]) -> int:
         if wrk_game is not None:
             part += (
                 f"; wrk: match page {wrk_game['match_rps_median']} req/s vs /healthz "
-                f"{throughput['healthz_rps_median']} req/s = {wrk_game['ratio']}x"
+                f"{throughput['healthz_rps_median']} req/s = {wrk_game['ratio']}x; gunicorn "
+                f"CPU per request {wrk_game['cpu_ms_per_request_median']} ms vs "
+                f"{throughput['healthz_cpu_ms_per_request_median']} ms = {wrk_game['cpu_ratio']}x"
             )
         else:
             part += "; wrk not run (not installed or --wrk-seconds 0)"
