@@ -16,6 +16,8 @@ import pytest
 from browser_support import RECORD_MOMENTS, check_moment, hold_the_page_after_sending, settle_board
 from playwright.sync_api import Page, Route, expect
 
+from games.models import Match
+
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
@@ -472,4 +474,47 @@ def test_the_destroyed_list_and_the_robots_table_follow_the_movie_on_a_phone(
     assert re.search(r"1-4, 1-5|1-5, 1-4", after[-1]["destroyed"]), after[-1]
     assert all(row[0] not in ("1-4", "1-5") for row in after[-1]["rows"]), after[-1]
     expect(page.locator("#panel table.mine tr[data-robot='1-5']")).to_have_count(0)
+    assert not errors, errors
+
+
+def test_right_after_sending_the_page_asks_for_the_turn_sooner_than_its_poll(
+    live_server: Any, celery_worker: Any, page: Page, settings: Any, tmp_path: Path
+) -> None:
+    """The page that sending loads usually comes before the turn is resolved: it asks
+    again within a moment instead of at its poll's next round (3 s), and plays the turn
+    once it is resolved. The worker is held before it resolves the turn (games.faults),
+    so the page opens on the turn not resolved yet, every time."""
+    from games import services
+
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    player = log_in(page, live_server.url, "eager")
+    match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["miner"])
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    expect(page.get_by_text("your move")).to_be_visible()
+    step = "resolve_locked"
+    settings.FAULT_PAUSE_AT = step
+    settings.FAULT_DIR = str(tmp_path)
+    try:
+        page.get_by_role("button", name="Send orders").click()
+        expect(page.get_by_text("Orders are in; the turn is being resolved.")).to_be_visible()
+        polls = f"/matches/{match.pk}/poll/"
+        for _ in range(2):
+            with page.expect_request(lambda r: polls in r.url, timeout=10_000):
+                pass
+        # Both asked before the page's own poll first fires (3 s after the page is ready).
+        asked = page.evaluate(
+            """p => { const ready = performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd;
+            return performance.getEntriesByType('resource').filter(e => e.name.includes(p))
+              .map(e => e.startTime - ready); }""",
+            polls,
+        )
+        assert len(asked) >= 2 and asked[1] < 2500, asked
+        assert (tmp_path / f"{step}.paused").exists()
+        assert Match.objects.get(pk=match.pk).turn_number == 0  # nothing resolved yet
+    finally:
+        (tmp_path / f"{step}.release").touch()
+    page.wait_for_function("() => window.helium3Now && !!window.helium3Now()", timeout=30_000)
+    settle_board(page)
+    expect(page.get_by_text("your move")).to_be_visible()
     assert not errors, errors

@@ -997,7 +997,7 @@
     });
     document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
     initPlanner();
-    var svg = $("#board-wrap svg.board"), last = seen();
+    var svg = $("#board-wrap svg.board"), last = seen(), sent = justSent();
     if (svg && last !== null && +last < +svg.dataset.turn && window.htmx && page.dataset.pollUrl) {
       // Turns were played since this browser last looked: ask for them and play them
       // now, once (playFragment stores the turn shown, so a reload does not replay them).
@@ -1007,9 +1007,38 @@
     } else {
       if (svg) storeSeen(svg.dataset.turn);
       caughtUp();
+      if (sent) pollSoon(0);
     }
+    // (The form is replaced with each new turn: the document hears every one's sending.)
+    document.addEventListener("submit", function (e) {
+      if (e.target.id !== "orders-form") return;
+      try { sessionStorage.setItem("h3-sent-" + page.dataset.match, "1"); } catch (err) { /* private mode */ }
+    });
   }
   var CATCH_UP_MS = 20000;
+  /* Whether this page is the answer to orders sent from it (read once). */
+  function justSent() {
+    try {
+      var key = "h3-sent-" + page.dataset.match, sent = sessionStorage.getItem(key);
+      sessionStorage.removeItem(key);
+      return !!sent;
+    } catch (e) { return false; }
+  }
+  /* Right after sending, the turn is usually still being resolved when the page opens:
+     ask again every SOON_MS for a few times instead of waiting for the 3 s poll, so
+     the turn starts playing as soon as it is resolved. */
+  var SOON_MS = 400, SOON_TRIES = 8;
+  function pollSoon(k) {
+    setTimeout(function () {
+      var poll = $("#poll[hx-get]");
+      if (!poll || !window.htmx || current || queue.length || incoming || $("#hints")) return;
+      var url = poll.getAttribute("hx-get");
+      window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"}).then(function () {
+        var now = $("#poll[hx-get]");
+        if (k + 1 < SOON_TRIES && now && now.getAttribute("hx-get") === url) pollSoon(k + 1);
+      });
+    }, SOON_MS);
+  }
   // The poll's answer (the catching up's included) failed: the page is shown as it is.
   ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
     document.addEventListener(name, function (e) { if (pollEvent(e) && !current && !queue.length) caughtUp(); });
