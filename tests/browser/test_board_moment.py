@@ -42,6 +42,7 @@ MOMENT = """() => {
     captionBox: [box.top, box.bottom, box.width, window.innerHeight],
     captionShown: getComputedStyle(cap).visibility === 'visible' && cap.checkVisibility(),
     yourMove: document.querySelector('#panel').textContent.includes('your move'),
+    planner: document.querySelector('#planner').checkVisibility({visibilityProperty: true}),
     later: later,
   };
 }"""
@@ -112,6 +113,7 @@ def test_while_the_board_plays_the_bots_turns_the_panel_shows_the_turn_on_the_bo
         assert look["panelTurn"] == look["turn"] == look["captionTurn"], look
         assert look["panelMoney"] == look["money"], look
         assert not look["yourMove"], look
+        assert not look["planner"], look
         assert not look["later"], look
         # The caption of the turn that plays is on the screen, next to the board.
         top, bottom, width, height = look["captionBox"]
@@ -165,7 +167,15 @@ def test_a_page_opened_after_the_bots_played_shows_their_turns_once(
     # Opening the page plays turns 0 and 1 at once, at the speed chosen before.
     page.goto(url)
     expect(page.get_by_label("Speed")).to_have_value("2")
-    page.wait_for_function("() => !!window.helium3Now()", timeout=10_000, polling=20)
+    # The planner's bar for turn 2 (its "Send orders") waits while the board shows
+    # turns 0 and 1: looked at in one step at a moment the movie plays.
+    planner_while_playing = page.wait_for_function(
+        """() => window.helium3Now() ? {shown: document.querySelector('#planner')
+            .checkVisibility({visibilityProperty: true})} : null""",
+        timeout=10_000,
+        polling=20,
+    ).json_value()
+    assert planner_while_playing == {"shown": False}
     expect(page.locator("#caption")).to_contain_text("Turn ")
     # One Skip ends all of it (pressed inside the page, only while it plays).
     page.evaluate("() => { if (window.helium3Now()) document.querySelector('#skip').click(); }")
@@ -174,6 +184,9 @@ def test_a_page_opened_after_the_bots_played_shows_their_turns_once(
     settle_board(page)
     assert page.evaluate(f"() => localStorage.getItem('{seen_key}')") == "2"
     expect(page.get_by_text("your move")).to_be_visible()
+    # At turn 2 the planner is back.
+    expect(page.locator("#planner")).to_be_visible()
+    expect(page.locator("#bar-send")).to_be_visible()
 
     # Seen once is enough: a reload shows the board as it is, with nothing replayed.
     page.reload()

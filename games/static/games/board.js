@@ -327,9 +327,14 @@
      first of those turns, so the final state never flashes before them. */
   function caughtUp() {
     var root = document.documentElement;
+    // The planner's bar for the turn to play waits for the board to reach that turn
+    // (board.css hides it while the page is "watching").
+    if (!current && !queue.length) root.classList.remove("watching");
     if (!root.classList.contains("catching-up")) return;
     root.classList.remove("catching-up");
   }
+  /* The board is about to show turns the player has not seen: no planner until it is at the turn to play. */
+  function watching() { document.documentElement.classList.add("watching"); }
 
   /* The panel's money per seat, and the robots it lists as destroyed. */
   function moneyOf(panel) {
@@ -453,6 +458,7 @@
       return next();
     }
     var end = tplEnd ? tplEnd.content.firstElementChild : saved;
+    if (!restore) watching();
     wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
     var board = matchBoard(), following = !restore && !!$("#panel");
     if (following) {
@@ -1002,6 +1008,7 @@
       // Turns were played since this browser last looked: ask for them and play them
       // now, once (playFragment stores the turn shown, so a reload does not replay them).
       // Should no movie come (an error, a lost answer), the page is shown as it is.
+      watching();
       window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
       setTimeout(caughtUp, CATCH_UP_MS);
     } else {
