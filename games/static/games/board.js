@@ -8,7 +8,12 @@
    its turn_ms, and the script never decides how long anything takes (a laser's
    afterglow is drawn only while its turn still runs). The match page only plays
    a long turn faster (Movie.pace): its events in order, at most BUSY_MS of them
-   at 1x, and the idle rest of the turn in a blink. */
+   at 1x, and the idle rest of the turn in a blink.
+
+   The platform's page.js (loaded before it) gives the DOM helpers, the quiet polls,
+   the countdowns, the speed kept across pages, the holding of what a poll brings
+   while the board plays, and the history's replay of a past turn; this script plays
+   its own movies (a timeline, paced and paused) and follows them on the panel. */
 (function () {
   "use strict";
   var DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
@@ -16,14 +21,8 @@
   var WORD = {N: "north", NE: "north-east", E: "east", SE: "south-east", S: "south", SW: "south-west", W: "west", NW: "north-west"};
   var KIND = {move: "Move", mine: "Mine", arm_missile: "Arm missile", arm_laser: "Arm laser", shield: "Shield",
     fire_missile: "Fire missile", fire_laser: "Fire laser", kamikaze: "Kamikaze", deflect: "Deflect"};
-  var NS = "http://www.w3.org/2000/svg";
-  function $(s, r) { return (r || document).querySelector(s); }
-  function el(tag, attrs, parent) {
-    var e = document.createElementNS(NS, tag);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    if (parent) parent.appendChild(e);
-    return e;
-  }
+  var mp = window.matchPage;
+  var $ = mp.dom.$, el = mp.dom.el, setText = mp.dom.setText, speed = mp.speed, keepSpeed = mp.keepSpeed, tick = mp.tick;
   function clamp(v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
   function cheb(a, b) { return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])); }
   function mmss(ms) { var s = Math.floor(Math.max(0, ms) / 1000); return Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2); }
@@ -315,12 +314,10 @@
   // history, the next orders) waits here until the board reaches it; meanwhile the
   // panel follows the movie (`show`: the panel and history as they were, the money
   // the movie started with, the robots destroyed by the end).
-  var HELD = ["panel", "history", "orders"], held = {}, incoming = false, show = null;
+  var hold = page ? mp.holder(function () { return !!(current || queue.length); }) : null, show = null;
   function matchBoard() { return new Board($("#board-wrap svg.board")); }
-  function speed() { var s = $("#speed"); return s ? +s.value : 1; }
   function storeSeen(turn) { try { localStorage.setItem("h3-seen-" + page.dataset.match, String(turn)); } catch (e) { /* private mode */ } }
   function seen() { try { return localStorage.getItem("h3-seen-" + page.dataset.match); } catch (e) { return null; } }
-  function setText(node, text) { if (node && node.textContent !== String(text)) node.textContent = text; }
   /* A page opened on turns this browser has not shown yet comes up "catching up"
      (the inline script before the board, templates/games/match_detail.html): the
      board, the panel's figures and the history stay hidden until the movie shows the
@@ -352,7 +349,7 @@
     return out;
   }
   function beginShow() {
-    var panel = $("#panel"), hist = $("#history"), fin = held.panel || panel;
+    var panel = $("#panel"), hist = $("#history"), fin = hold.held("panel") || panel;
     show = {panel: panel.cloneNode(true), history: hist ? hist.cloneNode(true) : null, money: null, end: moneyOf(fin), dead: deadOf(fin)};
   }
   /* The panel at a frame of the movie: money, robots left, the player's own robots, the destroyed. */
@@ -424,14 +421,9 @@
   }
   /* The board has caught up: what the polls brought (or the panel as it was) is shown. */
   function release() {
-    var fresh = [];
-    HELD.forEach(function (id) {
-      var now = document.getElementById(id), next = held[id] || (show && show[id]);
-      if (now && next) { now.replaceWith(next); fresh.push(next); }
-    });
-    held = {}; show = null;
+    hold.swapIn(show);
+    show = null;
     var status = $("#match-status"); if (status) status.hidden = false;
-    if (window.htmx) fresh.forEach(function (e) { window.htmx.process(e); });
     caughtUp();
     news();
   }
@@ -439,7 +431,7 @@
   function news() {
     var hs = $("#hints");
     if (!hs || !hs.dataset.used) initPlanner();
-    document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
+    mp.showReplayButtons();
     tick();
   }
 
@@ -995,13 +987,12 @@
     $("#player").hidden = false;
     document.addEventListener("click", function (e) {
       var btn = e.target.closest(".replay-turn"); if (!btn) return;
-      var url = $("#history").dataset.movie.replace(/\/0\/movie\/$/, "/" + btn.dataset.turn + "/movie/");
-      fetch(url, {credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (html) {
-        var holder = document.createElement("div"); holder.innerHTML = html;
+      fetch(mp.movieUrl($("#history").dataset.movie, btn.dataset.turn), {credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (text) {
+        var holder = mp.parseFragment(text);
         enqueue(function () { playFragment(holder.firstElementChild, true); });
       });
     });
-    document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
+    mp.showReplayButtons();
     initPlanner();
     var svg = $("#board-wrap svg.board"), last = seen(), sent = justSent();
     if (svg && last !== null && +last < +svg.dataset.turn && window.htmx && page.dataset.pollUrl) {
@@ -1038,7 +1029,7 @@
   function pollSoon(k) {
     setTimeout(function () {
       var poll = $("#poll[hx-get]");
-      if (!poll || !window.htmx || current || queue.length || incoming || $("#hints")) return;
+      if (!poll || !window.htmx || current || queue.length || hold.incoming() || $("#hints")) return;
       var url = poll.getAttribute("hx-get");
       window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"}).then(function () {
         var now = $("#poll[hx-get]");
@@ -1051,10 +1042,7 @@
     document.addEventListener(name, function (e) { if (pollEvent(e) && !current && !queue.length) caughtUp(); });
   });
   function pollEvent(e) { var d = e.detail || {}; return (d.target && d.target.id === "poll") || (d.elt && d.elt.id === "poll"); }
-  if (window.htmx) {
-    // A 304 from the poll means nothing changed: keep the page as it is.
-    window.htmx.config.responseHandling = [{code: "304", swap: false}, {code: "204", swap: false}, {code: "[23]..", swap: true}, {code: "[45]..", swap: false, error: true}];
-  }
+  mp.quietPolls();
   document.addEventListener("htmx:afterSettle", function (e) {
     if (!page) return;
     var movie = $("#movie");
@@ -1062,48 +1050,19 @@
       var holder = movie.cloneNode(true); movie.replaceChildren();
       enqueue(function () { playFragment(holder, false); });
     }
-    incoming = false;
+    hold.settled();
     // What the poll brought is shown now, unless it waits for the board (release).
     if (!current && !queue.length) { if (pollEvent(e)) caughtUp(); news(); }
   });
   // A poll with a movie, or one arriving while a movie plays: its panel, history and
-  // orders wait for the board to get there.
-  document.addEventListener("htmx:beforeSwap", function (e) {
-    var text = e.detail && e.detail.serverResponse;
-    incoming = typeof text === "string" && text.indexOf('class="mv-start"') >= 0;
-  });
-  document.addEventListener("htmx:oobBeforeSwap", function (e) {
-    var id = e.detail.target && e.detail.target.id;
-    if (!page || HELD.indexOf(id) < 0 || !(incoming || current || queue.length)) return;
-    e.detail.shouldSwap = false;
-    held[id] = e.detail.fragment.firstElementChild;
-  });
+  // orders wait for the board to get there (the holder, above).
   document.addEventListener("htmx:afterSwap", function (e) {
-    if (e.detail && e.detail.target && e.detail.target.id === "history") document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; });
+    if (e.detail && e.detail.target && e.detail.target.id === "history") mp.showReplayButtons();
   });
 
   /* Deadline countdowns tick every second (and at once when a poll brings a new one). */
-  function tick() {
-    document.querySelectorAll("time.countdown").forEach(function (t) {
-      var left = Date.parse(t.getAttribute("datetime")) - Date.now();
-      var s = Math.max(0, Math.round(left / 1000)), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
-      t.textContent = "in " + (h ? h + " h " : "") + m + " min " + ("0" + (s % 60)).slice(-2) + " s";
-    });
-  }
-  tick();
-  setInterval(tick, 1000);
+  mp.countdowns();
   document.addEventListener("htmx:afterSettle", tick);
-
-  /* The speed chosen on one page is the speed of every page (match and replay). */
-  function keepSpeed(changed) {
-    var sp = $("#speed"); if (!sp) return;
-    try { if (localStorage.getItem("h3-speed")) sp.value = localStorage.getItem("h3-speed"); } catch (e) { /* private mode */ }
-    if (!sp.value) sp.value = "1";
-    sp.addEventListener("change", function () {
-      changed();
-      try { localStorage.setItem("h3-speed", sp.value); } catch (e) { /* private mode */ }
-    });
-  }
 
   /* ---- The replay page: a whole finished match from its record ---- */
   function initReplay(root) {

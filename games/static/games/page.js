@@ -35,6 +35,20 @@
    matchPage.dom holds the DOM helpers the board scripts share: $(selector, root),
    el(svgTag, attrs, parent, before), html(tag, attrs, text), setText(node, text).
 
+   The parts below serve a script that plays the match page its own way (Helium 3's
+   board.js, whose movies are a timeline with its own pace and pause):
+     matchPage.quietPolls()    a 304 or 204 from a poll keeps the page as it is.
+     matchPage.countdowns()    deadline countdowns tick every second from now on;
+                               matchPage.tick() ticks them at once.
+     matchPage.keepSpeed(changed), matchPage.speed()   the speed kept across pages.
+     matchPage.holder(busy)    holds the panel, history and orders a poll brings while
+                               busy() (a movie plays or waits) or the poll brings a
+                               movie: held(id), incoming(), settled() (the poll is
+                               in), swapIn(shown) puts what was held (else shown[id])
+                               in place and answers the elements put in.
+     matchPage.movieUrl(url0, k), matchPage.parseFragment(text),
+     matchPage.showReplayButtons()   the history's replay of a past turn.
+
    window.matchPage.replay(root, hooks) starts the replay page (#replay-turns).
    Hooks: stage(svg), tail and who as above; scores(svg, atEnd), optional, writes
    the scores of the board shown (`atEnd`: the match's end). */
@@ -104,6 +118,8 @@
   };
 
   /* Deadline countdowns tick every second (and at once when a poll brings a new one). */
+  var ticking = false;
+  function countdowns() { tick(); if (!ticking) { ticking = true; setInterval(tick, 1000); } }
   function tick() {
     document.querySelectorAll("time.countdown").forEach(function (t) {
       var left = Date.parse(t.getAttribute("datetime")) - Date.now();
@@ -126,10 +142,43 @@
   /* ---- The match page: polls, movies and the panel following the board ---- */
   var page = null, hooks = null;
   var queue = [], current = null, skipping = false;
-  // What a poll brings while the board still plays earlier turns (the panel, the
-  // history, the next orders) waits here until the board reaches it; `shown` is the
-  // panel and history as they were when a movie began, put back if nothing came.
-  var HELD = ["panel", "history", "orders"], held = {}, incoming = false, shown = null;
+  /* What a poll brings while the board still plays earlier turns (the panel, the
+     history, the next orders) waits in a holder until the board reaches it. */
+  var HELD = ["panel", "history", "orders"];
+  function holder(busy) {
+    var held = {}, incoming = false;
+    document.addEventListener("htmx:beforeSwap", function (e) {
+      var text = e.detail && e.detail.serverResponse;
+      incoming = typeof text === "string" && text.indexOf('class="mv-start"') >= 0;
+    });
+    document.addEventListener("htmx:oobBeforeSwap", function (e) {
+      var id = e.detail.target && e.detail.target.id;
+      if (HELD.indexOf(id) < 0 || !(incoming || busy())) return;
+      e.detail.shouldSwap = false;
+      held[id] = e.detail.fragment.firstElementChild;
+    });
+    return {
+      held: function (id) { return held[id]; },
+      incoming: function () { return incoming; },
+      settled: function () { incoming = false; },
+      swapIn: function (shown) {
+        var fresh = [];
+        HELD.forEach(function (id) {
+          var now = document.getElementById(id), next = held[id] || (shown && shown[id]);
+          if (now && next) { now.replaceWith(next); fresh.push(next); }
+        });
+        held = {};
+        if (window.htmx) fresh.forEach(function (e) { window.htmx.process(e); });
+        return fresh;
+      }
+    };
+  }
+  function quietPolls() {
+    // A 304 from the poll means nothing changed: keep the page as it is.
+    if (window.htmx) window.htmx.config.responseHandling = [{code: "304", swap: false}, {code: "204", swap: false}, {code: "[23]..", swap: true}, {code: "[45]..", swap: false, error: true}];
+  }
+  // `shown` is the panel and history as they were when a movie began, put back if nothing came.
+  var hold = null, shown = null;
   function storeSeen(turn) { try { localStorage.setItem("h3-seen-" + page.dataset.match, String(turn)); } catch (e) { /* private mode */ } }
   function seen() { try { return localStorage.getItem("h3-seen-" + page.dataset.match); } catch (e) { return null; } }
   /* The turn of the board shown: the drawing's, else the poll's, else the orders form's. */
@@ -160,13 +209,8 @@
     document.querySelectorAll("#history li.turn").forEach(function (li) { li.hidden = +li.dataset.turn > t.number; });
   }
   function release() {
-    var fresh = [];
-    HELD.forEach(function (id) {
-      var now = document.getElementById(id), next = held[id] || (shown && shown[id]);
-      if (now && next) { now.replaceWith(next); fresh.push(next); }
-    });
-    held = {}; shown = null;
-    if (window.htmx) fresh.forEach(function (e) { window.htmx.process(e); });
+    hold.swapIn(shown);
+    shown = null;
     news();
   }
   function news() {
@@ -241,41 +285,28 @@
     });
   }
   function listen() {
-    if (window.htmx) {
-      // A 304 from the poll means nothing changed: keep the page as it is.
-      window.htmx.config.responseHandling = [{code: "304", swap: false}, {code: "204", swap: false}, {code: "[23]..", swap: true}, {code: "[45]..", swap: false, error: true}];
-    }
+    quietPolls();
     document.addEventListener("htmx:afterSettle", function () {
       var movie = $("#movie");
       if (movie && $("template.mv-start", movie)) {
         var holder = movie.cloneNode(true); movie.replaceChildren();
         enqueue(function () { playFragment(holder, false); });
       }
-      incoming = false;
+      hold.settled();
       delete page.dataset.catchingUp;
       if (!current && !queue.length) {
         if (hooks.onSettled) hooks.onSettled();
         news();
       }
     });
-    document.addEventListener("htmx:beforeSwap", function (e) {
-      var text = e.detail && e.detail.serverResponse;
-      incoming = typeof text === "string" && text.indexOf('class="mv-start"') >= 0;
-    });
-    document.addEventListener("htmx:oobBeforeSwap", function (e) {
-      var id = e.detail.target && e.detail.target.id;
-      if (HELD.indexOf(id) < 0 || !(incoming || current || queue.length)) return;
-      e.detail.shouldSwap = false;
-      held[id] = e.detail.fragment.firstElementChild;
-    });
+    hold = holder(function () { return !!(current || queue.length); });
     document.addEventListener("htmx:afterSwap", function (e) {
       var id = e.detail && e.detail.target && e.detail.target.id;
       if (id === "history") showReplayButtons();
       // A board swapped in by a poll (no movie) keeps the plan drawn on it.
       if (id === "board-wrap") drawPlan();
     });
-    tick();
-    setInterval(tick, 1000);
+    countdowns();
   }
   function init(given) {
     page = $("#match");
@@ -401,6 +432,15 @@
     playing: function () { return !!current; },
     skip: skipAll,
     markSeen: function () { if (page) markSeen(); },
-    dom: {$: $, el: el, html: html, setText: setText}
+    dom: {$: $, el: el, html: html, setText: setText},
+    quietPolls: quietPolls,
+    countdowns: countdowns,
+    tick: tick,
+    keepSpeed: keepSpeed,
+    speed: speed,
+    holder: holder,
+    movieUrl: movieUrl,
+    parseFragment: parseFragment,
+    showReplayButtons: showReplayButtons
   };
 })();
