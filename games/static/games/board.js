@@ -316,8 +316,8 @@
   // the movie started with, the robots destroyed by the end).
   var hold = page ? mp.holder(function () { return !!(current || queue.length); }) : null, show = null;
   function matchBoard() { return new Board($("#board-wrap svg.board")); }
-  function storeSeen(turn) { try { localStorage.setItem("h3-seen-" + page.dataset.match, String(turn)); } catch (e) { /* private mode */ } }
-  function seen() { try { return localStorage.getItem("h3-seen-" + page.dataset.match); } catch (e) { return null; } }
+  function storeSeen(turn) { mp.storeSeen(page.dataset.match, turn); }
+  function seen() { return mp.seen(page.dataset.match); }
   /* A page opened on turns this browser has not shown yet comes up "catching up"
      (the inline script before the board, templates/games/match_detail.html): the
      board, the panel's figures and the history stay hidden until the movie shows the
@@ -1045,11 +1045,8 @@
   mp.quietPolls();
   document.addEventListener("htmx:afterSettle", function (e) {
     if (!page) return;
-    var movie = $("#movie");
-    if (movie && $("template.mv-start", movie)) {
-      var holder = movie.cloneNode(true); movie.replaceChildren();
-      enqueue(function () { playFragment(holder, false); });
-    }
+    var holder = mp.takeMovie();
+    if (holder) enqueue(function () { playFragment(holder, false); });
     hold.settled();
     // What the poll brought is shown now, unless it waits for the board (release).
     if (!current && !queue.length) { if (pollEvent(e)) caughtUp(); news(); }

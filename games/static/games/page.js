@@ -46,6 +46,9 @@
                                movie: held(id), incoming(), settled() (the poll is
                                in), swapIn(shown) puts what was held (else shown[id])
                                in place and answers the elements put in.
+     matchPage.takeMovie()     the movie a poll brought (#movie), taken out, or null.
+     matchPage.seen(match), matchPage.storeSeen(match, turn)   the last turn of the
+                               match this browser has shown (a string), or null.
      matchPage.movieUrl(url0, k), matchPage.parseFragment(text),
      matchPage.showReplayButtons()   the history's replay of a past turn.
 
@@ -75,6 +78,13 @@
   function showReplayButtons() { document.querySelectorAll(".replay-turn").forEach(function (b) { b.hidden = false; }); }
   /* The URL of turn k's movie fragment, from the URL of turn 0's. */
   function movieUrl(url0, k) { return url0.replace(/\/0\/movie\/$/, "/" + k + "/movie/"); }
+  /* The movie a poll brought (#movie), taken out of the page to play; or null. */
+  function takeMovie() {
+    var movie = $("#movie");
+    if (!movie || !$("template.mv-start", movie)) return null;
+    var holder = movie.cloneNode(true); movie.replaceChildren();
+    return holder;
+  }
   function parseFragment(text) { var holder = document.createElement("div"); holder.innerHTML = text; return holder; }
 
   function caption(hooks, t) {
@@ -179,8 +189,11 @@
   }
   // `shown` is the panel and history as they were when a movie began, put back if nothing came.
   var hold = null, shown = null;
-  function storeSeen(turn) { try { localStorage.setItem("h3-seen-" + page.dataset.match, String(turn)); } catch (e) { /* private mode */ } }
-  function seen() { try { return localStorage.getItem("h3-seen-" + page.dataset.match); } catch (e) { return null; } }
+  /* The last turn this browser has shown of match `id` (a string), or null. */
+  function seenOf(id) { try { return localStorage.getItem("h3-seen-" + id); } catch (e) { return null; } }
+  function storeSeenOf(id, turn) { try { localStorage.setItem("h3-seen-" + id, String(turn)); } catch (e) { /* private mode */ } }
+  function storeSeen(turn) { storeSeenOf(page.dataset.match, turn); }
+  function seen() { return seenOf(page.dataset.match); }
   /* The turn of the board shown: the drawing's, else the poll's, else the orders form's. */
   function boardTurn() {
     var svg = $("#board-wrap svg.board"), poll = $("#poll"), f = $("#orders-form");
@@ -287,11 +300,8 @@
   function listen() {
     quietPolls();
     document.addEventListener("htmx:afterSettle", function () {
-      var movie = $("#movie");
-      if (movie && $("template.mv-start", movie)) {
-        var holder = movie.cloneNode(true); movie.replaceChildren();
-        enqueue(function () { playFragment(holder, false); });
-      }
+      var holder = takeMovie();
+      if (holder) enqueue(function () { playFragment(holder, false); });
       hold.settled();
       delete page.dataset.catchingUp;
       if (!current && !queue.length) {
@@ -439,6 +449,9 @@
     keepSpeed: keepSpeed,
     speed: speed,
     holder: holder,
+    takeMovie: takeMovie,
+    seen: seenOf,
+    storeSeen: storeSeenOf,
     movieUrl: movieUrl,
     parseFragment: parseFragment,
     showReplayButtons: showReplayButtons
