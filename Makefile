@@ -16,7 +16,8 @@ $(BIN)/python:
 venv: $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 
-# ruff (lint and format), mypy (strict on the engine, django-stubs on the site), then every test (engine and site). With DATABASE_URL and
+# ruff (lint and format), mypy (strict on the engine, django-stubs on the site), then every test:
+# the engine's (pure, no database) on two processes, then the site's. With DATABASE_URL and
 # CELERY_BROKER_URL set (CI) the site tests run on PostgreSQL and Redis. The fault tests
 # (tests/faults, marker `faults`) come last and alone: they kill and restart their own
 # PostgreSQL, Redis, web and worker processes (docs/operations.md, "Faults and bad input").
@@ -27,7 +28,8 @@ test: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy engine
 	$(BIN)/mypy games helium3_site
-	$(BIN)/pytest tests -m "not faults" --ignore=tests/browser
+	$(BIN)/pytest tests/engine -n 2
+	$(BIN)/pytest tests -m "not faults" --ignore=tests/browser --ignore=tests/engine
 	$(BIN)/pytest tests/faults -m faults
 	$(BIN)/pytest tests/browser
 
