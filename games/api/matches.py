@@ -326,6 +326,9 @@ def post_orders(request: HttpRequest, match_id: int) -> Status[dict]:
         services.ruleset_has_steps(match.ruleset)
         and match.state is not None
         and len(engine.awaiting(match.state)) == 1  # one seat at a time, not the setup
+        # Orders for a past turn (a build posted again once it resolved) are not a step
+        # now: the service answers them as their first post, or as stale.
+        and data["turn"] == match.turn_number
     )
     if stepping and "step_no" not in data:
         # So that a repeated post of the same step is recognised as a repeat (a setup

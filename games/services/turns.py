@@ -330,18 +330,14 @@ def _submit_step(
     if refusal is None and (turn is None or turn.status != Turn.Status.WAITING):
         refusal = Conflict("already_submitted", "The clock has ended this turn.")
     if refusal is not None:
-        # A repeated post of a step already taken answers as the first one did.
+        # A repeated post of a step already taken answers as the first one did; so
+        # do orders without a step (a build of the setup at once) posted again.
+        earlier = Orders.objects.filter(match=match, turn_number=number, seat=seat.number)
         if type(step_no) is int:
-            earlier = (
-                Orders.objects.filter(
-                    match=match, turn_number=number, seat=seat.number, step=step_no
-                )
-                .order_by("pk")
-                .first()
-            )
-            if _same_post(earlier, user, orders):
-                assert earlier is not None
-                return earlier, False
+            earlier = earlier.filter(step=step_no)
+        for row in earlier.order_by("pk"):
+            if _same_post(row, user, orders):
+                return row, False
         raise refusal
     assert match.state is not None and turn is not None
     step = engine.step(match.state)
