@@ -1,0 +1,196 @@
+"""Frame times of Halite's board while a turn animates, in this machine's headless Chromium.
+
+    python bench/halite_frames.py [--size 50] [--seats 6] [--turns 40] [--movies 8]
+                                  [--viewport 1280x900]
+
+A match of `--seats` grower bots on a `--size` x `--size` map (seed 3) is played to
+turn `--turns` through the services, into a SQLite database of its own in a temporary
+folder. Django's threaded development server serves the site on 127.0.0.1 (a free
+port) and /usr/bin/chromium (headless, never a downloaded browser) opens the match
+page as its creator, a spectator of the bots. Each of the last `--movies` turns is
+then played on the board at 1x by the history's Replay button (the same Stage that
+plays the live turns and the replay page's), and every requestAnimationFrame delta
+while the board plays is kept. Printed: the median, the 90th percentile and the worst
+delta over all of them, the frames counted and the frames over 20 ms (under 50 frames a
+second); the board's width in CSS pixels and per cell. Nothing leaves 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._support import emit  # noqa: E402
+
+CHROMIUM = os.environ.get("HELIUM3_CHROMIUM", "/usr/bin/chromium")
+SEED = 3
+
+# Kept in the page: every rAF delta while the board plays a movie.
+RECORDER = """() => {
+  window.hlFrames = [];
+  let last = null;
+  function loop(now) {
+    if (window.matchPage && window.matchPage.playing()) {
+      if (last !== null) window.hlFrames.push(now - last);
+      last = now;
+    } else last = null;
+    requestAnimationFrame(loop);
+  }
+  requestAnimationFrame(loop);
+}"""
+BOARD_SIZE = """() => {
+  const svg = document.querySelector('#board-wrap svg.board'), box = svg.getBoundingClientRect();
+  const vb = svg.viewBox.baseVal;
+  return {width: box.width, cell: box.width / vb.width * +svg.dataset.cell};
+}"""
+
+
+def _setup(folder: Path) -> None:
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="helium3_site.settings",
+        DATABASE_URL=f"sqlite:///{folder / 'bench.sqlite3'}",
+        CELERY_FILESYSTEM_DIR=str(folder / "celery"),
+        CACHE_URL="locmem://",
+        DJANGO_ALLOW_ASYNC_UNSAFE="true",
+    )
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _match(size: int, seats: int, turns: int) -> tuple[Any, Any]:
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.models import Match, Turn
+
+    services.matches.secrets.randbelow = lambda _n: SEED  # type: ignore[attr-defined]
+    user = get_user_model().objects.create_user("bench", password="bench-only-password")
+    match = services.match_create(
+        creator=user,
+        seat_count=seats,
+        bots=["grower"] * seats,
+        ruleset="halite",
+        options={"width": size, "height": size},
+    )
+    for _ in range(turns):
+        turn = Turn.objects.filter(match=match, status=Turn.Status.ACCEPTED).first()
+        if turn is None or services.turn_resolve(match_id=match.pk, number=turn.number) is None:
+            break
+    match = Match.objects.get(pk=match.pk)
+    return match, user
+
+
+def _serve() -> tuple[Any, str]:
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
+    from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
+    from django.core.wsgi import get_wsgi_application
+
+    class Quiet(WSGIRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadedWSGIServer(("127.0.0.1", 0), Quiet)
+    server.set_app(StaticFilesHandler(get_wsgi_application()))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_port}"
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    from django.conf import settings
+    from django.test import Client
+    from playwright.sync_api import sync_playwright
+
+    match, user = _match(args.size, args.seats, args.turns)
+    server, base = _serve()
+    width, height = (int(v) for v in args.viewport.split("x"))
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    frames: list[float] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM,
+                headless=True,
+                args=["--no-sandbox", "--disable-background-networking", "--no-first-run"],
+            )
+            context = browser.new_context(viewport={"width": width, "height": height})
+            context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
+            page = context.new_page()
+            page.goto(f"{base}/matches/{match.pk}/")
+            page.wait_for_selector("#board-wrap svg.board .hl-piece", state="attached")
+            page.wait_for_function("() => window.matchPage && !window.matchPage.playing()")
+            page.evaluate("() => { const s = document.querySelector('#speed'); s.value = '1'; }")
+            size = page.evaluate(BOARD_SIZE)
+            page.evaluate(RECORDER)
+            last = int(match.state["turn"]) - 1
+            for number in range(max(0, last - args.movies + 1), last + 1):
+                button = f'.replay-turn[data-turn="{number}"]'
+                if not page.locator(button).count():
+                    continue
+                page.evaluate(f"() => document.querySelector('{button}').click()")
+                page.wait_for_function("() => window.matchPage.playing()", timeout=30_000)
+                page.wait_for_function("() => !window.matchPage.playing()", timeout=60_000)
+            frames = page.evaluate("() => window.hlFrames")
+            browser.close()
+    finally:
+        server.shutdown()
+    if not frames:
+        raise SystemExit("bench: no frame was recorded (did a movie play?)")
+    return {
+        "size": f"{match.state['width']}x{match.state['height']}",
+        "seats": args.seats,
+        "turn": match.state["turn"],
+        "viewport": args.viewport,
+        "board_css_px": round(size["width"]),
+        "cell_css_px": round(size["cell"], 1),
+        "frames": len(frames),
+        "median_ms": round(statistics.median(frames), 1),
+        "p90_ms": round(_percentile(frames, 0.9), 1),
+        "worst_ms": round(max(frames), 1),
+        "over_20_ms": sum(1 for f in frames if f > 20),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=int, default=50)
+    parser.add_argument("--seats", type=int, default=6)
+    parser.add_argument("--turns", type=int, default=40)
+    parser.add_argument("--movies", type=int, default=8)
+    parser.add_argument("--viewport", default="1280x900")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="halite-frames-") as folder:
+        _setup(Path(folder))
+        figures = measure(args)
+    emit(
+        "halite_frames",
+        figures,
+        f"Halite {figures['size']}, {figures['seats']} seats, turn {figures['turn']}: "
+        f"frame median {figures['median_ms']} ms, p90 {figures['p90_ms']} ms, worst "
+        f"{figures['worst_ms']} ms over {figures['frames']} frames "
+        f"({figures['over_20_ms']} over 20 ms); board {figures['board_css_px']} px, "
+        f"{figures['cell_css_px']} px a cell",
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
