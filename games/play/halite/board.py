@@ -17,7 +17,9 @@ What each cell shows:
 
 The markup is the board script's model (games/static/games/halite.js), by the
 contract it codes against: the root `<svg class="board halite-board">` carries
-`data-width`, `data-height`, `data-cell` (C) and `data-margin` (M); cell (x, y)
+`data-width`, `data-height`, `data-cell` (C) and `data-margin` (M), and every
+cell's numbers as hex digits row by row: `data-prod` (production, one a cell) and
+`data-str` (strength, two a cell, owned or neutral); cell (x, y)
 is the square [M + x*C, M + (x+1)*C) x [M + y*C, M + (y+1)*C) of the viewBox (whose
 origin is 0 0); every owned cell has exactly one element `class="hl-piece seat-S"`
 with `data-x`, `data-y`, `data-owner` and `data-strength` (a `<use>` whose `x` and
@@ -226,6 +228,17 @@ def _summary(owner: list[list[int]], strength: list[list[int]], seats: list[int]
     )
 
 
+# Production 0..15 -> its hex digit, as a bytes.translate table.
+_HEX_DIGIT = bytes(b"0123456789abcdef"[v & 15] for v in range(256))
+
+
+def _hex(grid: list[list[int]], digits: int) -> str:
+    """A grid as hex digits, row by row, `digits` a cell: production (0..15) in one,
+    strength (0..255) in two. The board script reads every cell's numbers from them."""
+    raw = b"".join(bytes(row) for row in grid)
+    return raw.translate(_HEX_DIGIT).decode() if digits == 1 else raw.hex()
+
+
 def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> SafeString:
     """The SVG of one view (Halite hides nothing: the full state plus its viewer).
     `ident` names its title and description (`ident`-title, `ident`-desc), so boards
@@ -297,6 +310,7 @@ def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> S
         f'aria-labelledby="{ident}-title {ident}-desc" data-width="{width}" data-height="{height}" '
         f'data-cell="{CELL}" data-margin="{MARGIN}" data-turn="{int(view.get("turn", 0))}" '
         f'data-viewer="{int(viewer) if viewer is not None else ""}" '
+        f'data-prod="{_hex(production, 1)}" data-str="{_hex(strength, 2)}" '
         f'xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{ident}-title">{escape(title)}</title>',
         f'<desc id="{ident}-desc">{escape(desc)}</desc>',

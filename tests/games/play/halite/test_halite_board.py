@@ -224,3 +224,18 @@ def test_the_lobby_picture_has_no_ids_and_is_one_small_image():
     picture = str(board.picture_of(engine.view(state, None), label="A <map>"))
     assert picture.startswith('<svg class="game-picture"') and " id=" not in picture
     assert "A &lt;map&gt;" in picture and len(picture) < 3000
+
+
+def test_every_cells_production_and_strength_are_on_the_root_as_hex_digits():
+    """The board script tells any cell's numbers from these (a neutral cell has no
+    element of its own)."""
+    view = _view()
+    svg = str(board.board(view))
+    root = _attrs(re.match(r"<svg [^>]*>", svg).group(0))
+    prod, strength = root["data-prod"], root["data-str"]
+    assert len(prod) == 12 * 10 and len(strength) == 2 * 12 * 10
+    for y in range(10):
+        for x in range(12):
+            i = y * 12 + x
+            assert int(prod[i], 16) == view["production"][y][x]
+            assert int(strength[2 * i : 2 * i + 2], 16) == view["strength"][y][x]

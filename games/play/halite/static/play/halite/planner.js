@@ -22,6 +22,8 @@
   // Direction d: 0 still, 1 north (y - 1), 2 east (x + 1), 3 south (y + 1), 4 west (x - 1).
   var DX = [0, 0, 1, 0, -1], DY = [0, -1, 0, 1, 0];
   var WORD = ["still", "north", "east", "south", "west"];
+  // The seats' colour names (games/play/halite/board.py's SEAT_NAMES).
+  var SEAT_NAMES = {1: "blue", 2: "orange", 3: "green", 4: "pink", 5: "red", 6: "yellow"};
   var ARROW = ["• Still", "↑ N", "→ E", "↓ S", "← W"];
   var KEYDIR = {ArrowUp: 1, ArrowRight: 2, ArrowDown: 3, ArrowLeft: 4};
   // The words the plain form takes for a direction (games/play/halite/forms.py).
@@ -67,10 +69,16 @@
     for (var k in this.pieces) { var s = this.pieces[k].dataset.owner; out[s] = (out[s] || 0) + 1; }
     return out;
   };
+  /* A cell's production and strength, from the hex digits the server wrote (board.py). */
+  Board.prototype.numbers = function (x, y) {
+    var d = this.svg.dataset, i = y * this.w + x;
+    return {prod: d.prod ? parseInt(d.prod.charAt(i), 16) : null, str: d.str ? parseInt(d.str.substr(2 * i, 2), 16) : null};
+  };
   Board.prototype.describe = function (x, y) {
-    var p = this.piece(x, y);
-    if (!p) return "(" + x + ", " + y + "): nobody's cell.";
-    return "(" + x + ", " + y + "): seat " + p.dataset.owner + ", strength " + p.dataset.strength + ".";
+    var p = this.piece(x, y), n = this.numbers(x, y), seat = p ? +p.dataset.owner : 0;
+    var who = seat ? "seat " + seat + " (" + (SEAT_NAMES[seat] || "") + ")" : "neutral";
+    var str = p ? +p.dataset.strength : n.str;
+    return "(" + x + ", " + y + "): " + who + ", strength " + (str === null ? "?" : str) + ", production " + (n.prod === null ? "?" : n.prod) + ".";
   };
 
   /* ---- Animating one turn from its events ---- */
@@ -185,7 +193,9 @@
   var planner = {on: false, seat: null, plan: {}, sel: {}, cursor: null};
   function ordersForm() { return $("#orders-form"); }
   function movesBox() { var f = ordersForm(); return f ? f.elements.moves : null; }
-  function matchBoard() { var svg = $("#board-wrap svg.board"); return svg && svg.dataset.width ? new Board(svg) : null; }
+  /* The board on the page, read once per drawing (the server's next board is a new element). */
+  function boardOf(svg) { return svg && svg.dataset.width ? (svg.hlBoard = svg.hlBoard || new Board(svg)) : null; }
+  function matchBoard() { return boardOf($("#board-wrap svg.board")); }
   function own(b, x, y) { return planner.seat !== null && b.owner(x, y) === planner.seat; }
   function keysOf(o) { return Object.keys(o); }
   function parseMoves(text) {
@@ -206,6 +216,8 @@
   function summary() {
     var n = keysOf(planner.plan).length, s = keysOf(planner.sel).length;
     var text = n ? plural(n, "move", "moves") + " planned" : "No move planned (every piece stays still)";
+    var b = matchBoard(), merges = b ? keysOf(planner.plan).filter(function (k) { return mergesOf(b, [k], planner.plan[k]).length; }).length : 0;
+    if (merges) text += " (" + plural(merges, "merge", "merges") + " onto your own pieces)";
     if (s === 1) { var k = keysOf(planner.sel)[0], d = planner.plan[k]; text += " · piece (" + k.replace(",", ", ") + ") chosen" + (d ? ", going " + WORD[d] : ""); }
     else if (s) text += " · " + s + " pieces chosen";
     setText($("#hl-count"), text + ".");
@@ -244,16 +256,28 @@
     keys.forEach(function (k) { planner.sel[k] = true; });
     drawPlan();
   }
+  /* The own pieces these moves would step onto: a merge (the two add up, over 255 lost). */
+  function mergesOf(b, keys, d) {
+    if (!b || !d) return [];
+    return keys.filter(function (k) { var xy = k.split(",").map(Number), to = b.step(xy[0], xy[1], d); return own(b, to[0], to[1]); });
+  }
   function direct(d) {
-    var keys = keysOf(planner.sel);
+    var keys = keysOf(planner.sel), b = matchBoard();
     if (!keys.length) { help("Choose a piece first: click one of yours, or drag a box round several."); return; }
     keys.forEach(function (k) { if (d) planner.plan[k] = d; else delete planner.plan[k]; });
     // One piece is let go once told (the next click may be its neighbour, another piece);
     // a group stays chosen, so another direction changes all of it.
     if (keys.length === 1) planner.sel = {};
     writeMoves(); drawPlan();
-    var what = keys.length === 1 ? "The piece at (" + keys[0].replace(",", ", ") + ")" : plural(keys.length, "piece", "pieces");
-    help(d ? what + (keys.length === 1 ? " goes " + WORD[d] + ". Choose another piece, or send." : " go " + WORD[d] + ". Another direction changes them all; Escape lets go.") : what + (keys.length === 1 ? " stays" : " stay") + " still.");
+    var merging = mergesOf(b, keys, d), what = keys.length === 1 ? "The piece at (" + keys[0].replace(",", ", ") + ")" : plural(keys.length, "piece", "pieces");
+    var text;
+    if (!d) text = what + (keys.length === 1 ? " stays" : " stay") + " still.";
+    else if (keys.length === 1 && merging.length) {
+      var xy = keys[0].split(",").map(Number), to = b.step(xy[0], xy[1], d);
+      text = what + " goes " + WORD[d] + " onto your piece at (" + to[0] + ", " + to[1] + "): they merge, and strength over 255 is lost. Choose another piece, or send.";
+    } else if (keys.length === 1) text = what + " goes " + WORD[d] + ". Choose another piece, or send.";
+    else text = what + " go " + WORD[d] + (merging.length ? " (" + plural(merging.length, "of them merges", "of them merge") + " onto your own pieces)" : "") + ". Another direction changes them all; Escape lets go.";
+    help(text);
   }
   function clearSelection() {
     if (!keysOf(planner.sel).length) return false;
@@ -267,8 +291,11 @@
     select(keys, false);
     help(plural(keys.length, "piece", "pieces") + " chosen: an arrow key or a direction sends them all.");
   }
-  /* A click on cell c (not a drag). */
-  function clickCell(b, c, add) {
+  /* A click on cell c (not a drag). A neighbour of the one piece chosen gives it that
+     direction, unless the neighbour is another piece of the player's: that click
+     chooses that piece, and only Alt with the click (or an arrow key, or a direction
+     button) sends the chosen piece onto it, a merge. */
+  function clickCell(b, c, add, merge) {
     var k = key(c[0], c[1]), chosen = keysOf(planner.sel);
     planner.cursor = c;
     setText($("#cell-info"), b.describe(c[0], c[1]));
@@ -278,14 +305,20 @@
       var at = chosen[0].split(",").map(Number);
       for (var d = 1; d <= 4; d++) {
         var n = b.step(at[0], at[1], d);
-        if (n[0] === c[0] && n[1] === c[1]) return direct(d);
+        if (n[0] === c[0] && n[1] === c[1] && (merge || !own(b, c[0], c[1]))) return direct(d);
       }
       if (chosen[0] === k) { planner.sel = {}; drawPlan(); help("Let go. Click one of your pieces, or drag a box round several."); return; }
     }
     if (!own(b, c[0], c[1])) { if (!add) clearSelection(); return; }
     if (add && planner.sel[k]) { delete planner.sel[k]; drawPlan(); return; }
+    var next = false;
+    if (chosen.length === 1 && !add) {
+      var was = chosen[0].split(",").map(Number);
+      for (var dd = 1; dd <= 4; dd++) { var nb = b.step(was[0], was[1], dd); if (nb[0] === c[0] && nb[1] === c[1]) next = true; }
+    }
     select([k], add);
-    help("Piece (" + c[0] + ", " + c[1] + ") chosen, strength " + b.piece(c[0], c[1]).dataset.strength + ": press an arrow key, click a neighbouring cell or a direction below.");
+    help("Piece (" + c[0] + ", " + c[1] + ") chosen, strength " + b.piece(c[0], c[1]).dataset.strength + ": press an arrow key, click a neighbouring cell or a direction below." +
+      (next ? " To merge the piece you had chosen onto this one, Alt-click this one or choose that piece and use an arrow key or a direction." : ""));
   }
   /* A box dragged from p0 to p1 (viewBox points): every own piece whose cell it touches. */
   function boxSelect(b, p0, p1, add) {
@@ -382,7 +415,7 @@
       var svg = e.target.closest("svg.board");
       if (!svg || e.button !== 0) return;
       var b = matchBoard();
-      drag = {b: b, p0: b.point(e), id: e.pointerId, box: null, x: e.clientX, y: e.clientY, add: e.shiftKey || e.ctrlKey || e.metaKey};
+      drag = {b: b, p0: b.point(e), id: e.pointerId, box: null, x: e.clientX, y: e.clientY, add: e.shiftKey || e.ctrlKey || e.metaKey, merge: e.altKey};
       if (planner.on) { try { svg.setPointerCapture(e.pointerId); } catch (err) { /* not capturable */ } }
     });
     wrap.addEventListener("pointermove", function (e) {
@@ -402,7 +435,7 @@
       planner.keyboard = false;
       if (mp.playing()) { mp.skip(); return; }
       if (d.box) { d.box.remove(); return boxSelect(d.b, d.p0, d.b.point(e), d.add); }
-      clickCell(d.b, d.b.cellOf(d.b.point(e)), d.add);
+      clickCell(d.b, d.b.cellOf(d.b.point(e)), d.add, d.merge);
     }
     wrap.addEventListener("pointerup", function (e) { end(e, false); });
     wrap.addEventListener("pointercancel", function (e) { end(e, true); });
@@ -410,6 +443,51 @@
     document.addEventListener("keydown", function (e) {
       if (e.key !== "Escape") return;
       if (mp.playing()) mp.skip(); else if (planner.on) clearSelection();
+    });
+  }
+
+  /* ---- The cell under the pointer: its owner, strength and production ---- */
+  /* A mouse shows them beside the pointer as it moves; a tap (or a pen) shows them
+     above the finger for a few seconds, and in the line under the board. */
+  function initReadout() {
+    var wrap = $("#board-wrap"); if (!wrap) return;
+    var tip = html("div", {id: "hl-tip", "class": "hl-tip", "aria-hidden": "true"}), pending = null, hideTimer = null;
+    tip.hidden = true;
+    document.body.appendChild(tip);
+    function show(e) {
+      var svg = e.target.closest && e.target.closest("svg.board"), b = boardOf(svg);
+      if (!b) { tip.hidden = true; return; }
+      var p = b.point(e), cx = Math.floor((p.x - b.m) / b.c), cy = Math.floor((p.y - b.m) / b.c);
+      if (cx < -1 || cy < -1 || cx > b.w || cy > b.h) { tip.hidden = true; return; }
+      var c = b.wrap(cx, cy);
+      setText(tip, b.describe(c[0], c[1]));
+      var hover = $("rect.hl-hover", svg) || el("rect", {"class": "hl-hover", "pointer-events": "none"}, svg);
+      hover.setAttribute("x", b.left(cx)); hover.setAttribute("y", b.top(cy));
+      hover.setAttribute("width", b.c); hover.setAttribute("height", b.c);
+      tip.hidden = false;
+      var touch = e.pointerType !== "mouse", w = tip.offsetWidth, h = tip.offsetHeight;
+      var x = Math.min(Math.max(4, e.clientX + (touch ? -w / 2 : 14)), window.innerWidth - w - 4);
+      var y = touch ? e.clientY - h - 36 : e.clientY + 18;
+      if (y + h > window.innerHeight - 4) y = e.clientY - h - 12;
+      tip.style.left = x + "px"; tip.style.top = Math.max(4, y) + "px";
+      clearTimeout(hideTimer);
+      if (touch) hideTimer = setTimeout(function () { tip.hidden = true; }, 3000);
+    }
+    wrap.addEventListener("pointermove", function (e) {
+      if (e.pointerType !== "mouse" || e.buttons) return;
+      if (!pending) requestAnimationFrame(function () { var last = pending; pending = null; if (last) show(last); });
+      pending = e;
+    });
+    wrap.addEventListener("pointerup", function (e) {
+      if (e.pointerType === "mouse") return;
+      show(e);
+      var svg = e.target.closest && e.target.closest("svg.board"), b = boardOf(svg);
+      if (b && !$("#match")) { var c = b.cellOf(b.point(e)); setText($("#cell-info"), b.describe(c[0], c[1])); }
+    });
+    wrap.addEventListener("pointerleave", function (e) {
+      if (e.pointerType !== "mouse") return;
+      pending = null; tip.hidden = true;
+      var hover = $("svg.board rect.hl-hover", wrap); if (hover) hover.remove();
     });
   }
 
@@ -449,6 +527,7 @@
     // the browser tests and the console.
     window.halitePlan = function () { return {plan: JSON.parse(JSON.stringify(planner.plan)), chosen: keysOf(planner.sel), playing: mp.playing()}; };
   }
+  initReadout();
   var replay = $("#replay-turns");
   if (replay) {
     mp.replay(replay, {
