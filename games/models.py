@@ -68,6 +68,8 @@ class Match(models.Model):
     public = models.BooleanField(default=True)
     # The creator's name for it (optional, one line: services.match_title_clean).
     title = models.CharField(max_length=TITLE_MAX, blank=True, default="")
+    # Rated: its end changes its seats' ratings (games/compete); casual: it does not.
+    rated = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]

@@ -120,6 +120,7 @@ INSTALLED_APPS = [
     "ninja",
     "games",
     "games.guests",
+    "games.compete",
 ]
 
 MIDDLEWARE = [

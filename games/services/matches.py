@@ -14,7 +14,7 @@ from django.utils import timezone
 
 import engine
 from games.errors import Conflict, NotAPlayer, ServiceError
-from games.guests.selectors import refuse_guest
+from games.guests.selectors import is_guest, refuse_guest
 from games.models import (
     SEATS_MAX,
     SEATS_MIN,
@@ -84,6 +84,43 @@ def match_options_clean(ruleset: str, options: Mapping[str, Any] | None) -> dict
         raise ServiceError("bad_option", error.message) from None
 
 
+def _game_in_sentence(ruleset: str) -> str:
+    """A game's title inside a sentence: "Halite", "Helium 3", but "robot arena" (a
+    title whose later words are lower case is a common noun, not a name)."""
+    from games import catalog
+
+    title = catalog.title(ruleset) if ruleset in catalog.names() else ruleset
+    words = title.split()
+    if len(words) > 1 and all(w.islower() for w in words[1:]):
+        return title[:1].lower() + title[1:]
+    return title
+
+
+def _and_list(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" and {items[-1]}"
+
+
+def bot_unknown_message(name: str, ruleset: str) -> str:
+    """Why `name` is no bot of `ruleset`, naming the game it is a bot of, if any, and
+    this game's bots ("hunter is a robot arena bot; Halite's bots are grower and random")."""
+    elsewhere = [
+        _game_in_sentence(other)
+        for other in engine.ruleset_names()
+        if other != ruleset and name in engine.bot_names(other)
+    ]
+    shown = name[:40]
+    said = (
+        f"{shown} is a {_and_list(elsewhere)} bot"
+        if elsewhere
+        else (f"There is no built-in bot called {shown!r}")
+    )
+    game = _game_in_sentence(ruleset)
+    own = engine.bot_names(ruleset)
+    if not own:
+        return f"{said}; {game} has no built-in bots."
+    return f"{said}; {game}'s bots are {_and_list(own)}."
+
+
 def match_title_clean(raw: str) -> str:
     """A match title as stored: one line (every run of white space, line breaks
     included, becomes one space), no other control characters, at most TITLE_MAX
@@ -106,6 +143,7 @@ def match_create(
     title: str = "",
     ruleset: str = "helium3",
     options: Mapping[str, Any] | None = None,
+    rated: bool | None = None,
 ) -> Match:
     """A new match of `ruleset` with its `options`, the creator in the first seat.
 
@@ -114,6 +152,8 @@ def match_create(
     The match starts at once when no seat is left open. `public`: anyone may watch
     it; `api`: the creator's seat is driven through the bot API (no emails). The
     ruleset's own `length_ms` option, if it has one, is the battle length.
+    `rated`: its end changes ratings (by default when no seat is a built-in bot's;
+    never for a guest: see match_rated).
     """
     title = match_title_clean(title)
     match_options_clean(ruleset, None)  # an unknown ruleset is refused here
@@ -141,8 +181,9 @@ def match_create(
     known = set(engine.bot_names(ruleset))
     for name in bots:
         if name and name not in known:
-            raise ServiceError("unknown_bot", f"There is no built-in bot called {name!r}.")
+            raise ServiceError("unknown_bot", bot_unknown_message(name, ruleset))
     numbers = seat_numbers(seat_count, ruleset, values)
+    rated = match_rated(creator=creator, bots=bots, asked=rated)
     now = timezone.now()
     with transaction.atomic():
         match = Match.objects.create(
@@ -154,6 +195,7 @@ def match_create(
             title=title,
             ruleset=ruleset,
             options=values,
+            rated=rated,
         )
         if watch_only:
             bot_for = list(bots)
@@ -167,6 +209,17 @@ def match_create(
         if all(bot_for):
             match_start(match=match, now=now)
         return match
+
+
+def match_rated(*, creator: User, bots: Sequence[str], asked: bool | None) -> bool:
+    """Whether a new match is rated (docs/compete.md): as asked, else rated when every
+    seat is a person's or an API bot's and casual against built-in bots. A guest's
+    match is never rated: asking for it is refused."""
+    if is_guest(creator):
+        if asked:
+            raise ServiceError("guests_play_casual", "A guest's matches are never rated.")
+        return False
+    return not any(bots) if asked is None else asked
 
 
 def match_play_now(*, user: User, ruleset: str = "helium3") -> Match:

@@ -30,6 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
+from games.compete.services import match_rate
 from games.errors import Conflict, NotAPlayer, ServiceError, from_engine_error
 from games.faults import fault_point
 from games.models import (
@@ -532,6 +533,8 @@ def match_finish(*, match: Match, now: datetime, also_save: list[str] | None = N
         ]
     )
     match_records_store(match=match)
+    # Ratings change in this transaction, once (games/compete/services.py).
+    match_rate(match=match)
     seats = Seat.objects.filter(match=match, user__isnull=False)
     for seat in seats.select_related("user", "user__notification_settings"):
         notify(

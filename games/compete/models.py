@@ -1,0 +1,134 @@
+"""A rating per account per game, and every change to it.
+
+An account is a person or an API bot (a User: `user`), or a built-in bot of a game
+(`bot`, its name, shown as "bot:<name>"): one row per (game, account), all on one
+scale. `kind` says which for the leaderboard's filters; a User's row is an API
+bot's while its last rated match was played through the API.
+
+A RatingChange is one seat's change in one rated match: the rows are the history
+a profile draws and what `recompute_ratings` replays. One per (match, seat), so
+a match is rated once.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.compete.rating import MU, PROVISIONAL_SIGMA, SIGMA, Skill, shown_rating, shown_text
+
+BOT_PREFIX = "bot:"
+
+
+class Kind(models.TextChoices):
+    PERSON = "person", "Person"
+    API_BOT = "api_bot", "API bot"
+    BUILTIN_BOT = "builtin_bot", "Built-in bot"
+
+
+class Rating(models.Model):
+    game = models.CharField(max_length=32)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="ratings",
+    )
+    bot = models.CharField(max_length=32, blank=True, default="")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    mu = models.FloatField(default=MU)
+    sigma = models.FloatField(default=SIGMA)
+    # mu - 3 sigma, stored so that the leaderboard is an index scan.
+    conservative = models.FloatField(default=MU - 3 * SIGMA)
+    matches = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="rating_one_per_user"
+            ),
+            models.UniqueConstraint(
+                fields=["game", "bot"], condition=~Q(bot=""), name="rating_one_per_bot"
+            ),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=True) & ~Q(bot="")) | (Q(user__isnull=False) & Q(bot="")),
+                name="rating_user_or_bot",
+            ),
+        ]
+        # The leaderboards: only settled ratings, best first (all kinds, or one kind).
+        indexes = [
+            models.Index(
+                fields=["game", "-conservative"],
+                condition=Q(sigma__lte=PROVISIONAL_SIGMA),
+                name="rating_board",
+            ),
+            models.Index(
+                fields=["game", "kind", "-conservative"],
+                condition=Q(sigma__lte=PROVISIONAL_SIGMA),
+                name="rating_board_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_name} in {self.game}: {self.text}"
+
+    @property
+    def player_name(self) -> str:
+        if self.bot:
+            return BOT_PREFIX + self.bot
+        return self.user.get_username() if self.user is not None else "?"
+
+    @property
+    def skill(self) -> Skill:
+        return Skill(mu=self.mu, sigma=self.sigma)
+
+    @property
+    def shown(self) -> int:
+        return shown_rating(self.mu)
+
+    @property
+    def provisional(self) -> bool:
+        return self.sigma > PROVISIONAL_SIGMA
+
+    @property
+    def text(self) -> str:
+        return shown_text(self.mu, self.sigma)
+
+
+class RatingChange(models.Model):
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    # The match's end: the history's time axis.
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="rating_change_once_per_seat"),
+        ]
+        indexes = [models.Index(fields=["rating", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.delta:+d} for seat {self.seat} of match {self.match_id}"
+
+    @property
+    def rating_before(self) -> int:
+        return shown_rating(self.mu_before)
+
+    @property
+    def rating_after(self) -> int:
+        return shown_rating(self.mu_after)
+
+    @property
+    def delta(self) -> int:
+        """The change people read: "+12", "-7" (of the shown ratings)."""
+        return self.rating_after - self.rating_before
