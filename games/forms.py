@@ -141,6 +141,13 @@ def _option_field(option: engine.Option) -> forms.Field:
     return forms.CharField(label=label, initial=option.default, max_length=100, help_text=help_text)
 
 
+RATED_CHOICES = [
+    ("", "Rated, unless a seat is a built-in bot's"),
+    ("rated", "Rated"),
+    ("casual", "Casual"),
+]
+
+
 class MatchCreateForm(forms.Form):
     """A new match of one game: the fields every game has, then that game's own
     options (from its engine Options), then a seat choice per seat it may have.
@@ -177,6 +184,13 @@ class MatchCreateForm(forms.Form):
         help_text="Anyone may watch a public match and find it in the archive. A private "
         "match is seen by its players only; others join it by its link.",
     )
+    rated = forms.ChoiceField(
+        label="Rating",
+        required=False,
+        choices=RATED_CHOICES,
+        help_text="A rated match changes its players' ratings when it ends; a casual one "
+        "does not. A guest's matches are casual.",
+    )
 
     def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -196,6 +210,7 @@ class MatchCreateForm(forms.Form):
         for field_name, option in self.options.items():
             self.fields[field_name] = _option_field(option)
         self.fields["public"] = self.fields.pop("public")  # after the game's options
+        self.fields["rated"] = self.fields.pop("rated")
         for i in range(1, max(counts) + 1):
             open_label = "You" if i == 1 else "Open for a player"
             self.fields[f"seat_{i}"] = forms.ChoiceField(
@@ -209,6 +224,10 @@ class MatchCreateForm(forms.Form):
         ].help_text = (
             "An open seat waits for a person to join; the match starts when every seat is taken."
         )
+
+    def rated_choice(self) -> bool | None:
+        """Rated (True), casual (False), or as the seats say (None: docs/compete.md)."""
+        return {"rated": True, "casual": False}.get(self.cleaned_data.get("rated") or "")
 
     def clean_game(self) -> str:
         name: str = self.cleaned_data.get("game") or self.ruleset

@@ -5,6 +5,13 @@ from engine.core import Option, Ruleset, Shape
 from engine.halite import api, bots
 from engine.halite.state import MAX_SIZE, MIN_SIZE, SEAT_COUNTS
 
+# The map is cut into one tile per seat (mapgen.LAYOUTS), so the size asked is rounded
+# down to whole tiles: a player sees that before the match, not only on the rules page.
+_TILED = (
+    "board %s in cells, rounded down to a whole number of tiles, one a seat "
+    "(50 x 50 with six seats is 48 x 50 or 50 x 48)"
+)
+
 RULESET = Ruleset(
     name="halite",
     title="Halite",
@@ -23,7 +30,7 @@ RULESET = Ruleset(
     default_seats=2,
     shape=Shape(simultaneous=True),  # every seat in play moves at once
     options=(
-        Option("width", "int", api.DEFAULT_SIZE, MIN_SIZE, MAX_SIZE, help="board width in cells"),
-        Option("height", "int", api.DEFAULT_SIZE, MIN_SIZE, MAX_SIZE, help="board height in cells"),
+        Option("width", "int", api.DEFAULT_SIZE, MIN_SIZE, MAX_SIZE, help=_TILED % "width"),
+        Option("height", "int", api.DEFAULT_SIZE, MIN_SIZE, MAX_SIZE, help=_TILED % "height"),
     ),
 )

@@ -90,6 +90,7 @@ def match_create(request: HttpRequest) -> HttpResponse:
                 title=data["title"],
                 ruleset=form.ruleset,
                 options=data["options"],
+                rated=form.rated_choice(),
                 **({"length_ms": data["length_ms"]} if "length_ms" in data else {}),
             )
         except ServiceError as error:

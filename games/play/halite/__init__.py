@@ -67,8 +67,13 @@ def seat_records(final: dict[str, Any], turns: Iterable[tuple[int, list[Event]]]
 
 
 def progress(view: dict[str, Any]) -> str:
-    """Halite is counted in turns: "Turn 12 of 200"."""
-    return f"Turn {view.get('turn')} of {view.get('max_turns')}"
+    """Halite is counted in turns, on a map whose size is the tiles' (a map is cut into a
+    tile per seat, so 50 x 50 asked with six seats is 48 x 50): "Turn 12 of 489 on a 48 ×
+    50 map"."""
+    return (
+        f"Turn {view.get('turn')} of {view.get('max_turns')} on a "
+        f"{view.get('width')} × {view.get('height')} map"
+    )
 
 
 def decided(final: dict[str, Any], names: dict[int, str]) -> str:

@@ -40,9 +40,22 @@ def test_halite_is_registered_with_its_parts():
     assert shown.timing == {"TURN_MS": 800}
 
 
-def test_progress_counts_turns():
+def test_progress_counts_turns_and_says_the_maps_size():
     view = engine.view(engine.new_game(seed=1, ruleset="halite"), None)
-    assert presentation.get("halite").progress({**view, "turn": 12}) == "Turn 12 of 300"
+    assert (
+        presentation.get("halite").progress({**view, "turn": 12})
+        == "Turn 12 of 300 on a 30 × 30 map"
+    )
+
+
+def test_the_progress_says_the_size_the_tiles_made_not_the_size_asked():
+    """Six seats cut the map into 3 x 2 (or 2 x 3) tiles: 50 is not a whole number of 3."""
+    state = engine.new_game(seed=3, seats=6, ruleset="halite", options={"width": 50, "height": 50})
+    size = f"{state['width']} × {state['height']}"
+    assert size in ("48 × 50", "50 × 48")
+    assert (
+        presentation.get("halite").progress(engine.view(state, None)).endswith(f"on a {size} map")
+    )
 
 
 def test_places_follow_the_engines_ranking_and_a_seat_with_no_cell_ranks_last():

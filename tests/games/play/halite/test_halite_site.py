@@ -81,6 +81,9 @@ def test_the_create_form_asks_the_map_size_with_presets_and_two_to_six_seats(pla
         assert f'list="{name}-presets"' in block
         assert all(f'<option value="{n}">' in block for n in (10, 20, 30, 40, 50))
         assert "from 10 to 50" in block
+        # A map is one tile per seat: the size may come out smaller, said before the match.
+        assert "rounded down to a whole number of tiles, one a seat" in _text(block)
+        assert "50 x 50 with six seats is 48 x 50" in _text(block)
     form = response.context["form"]
     assert [n for n, _ in form.fields["seat_count"].choices] == [2, 3, 4, 5, 6]
     assert [f.name for f in form.seat_fields()] == [f"seat_{i}" for i in range(1, 7)]
@@ -183,6 +186,9 @@ def test_the_player_sees_the_board_with_the_contract_attributes_and_the_moves_fi
     assert 'id="orders-form"' in html and '<textarea name="moves" id="id_moves"' in html
     assert presentation.get(HALITE).orders_note[:40] in html
     assert "Turn 0 of " in html or "turn 0 of " in html
+    # The header says the map's size (the tiles', which may differ from the size asked).
+    size = f"{duel.state['width']} × {duel.state['height']}"
+    assert f'<span id="match-progress">turn 0 of {duel.state["max_turns"]} on a {size} map.' in html
 
 
 def test_a_spectator_sees_the_same_map_and_no_form(duel, spectator):
