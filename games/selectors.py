@@ -354,15 +354,20 @@ def match_page(
     # What the game ranks by: the view's scores, else (Helium 3) each player's money.
     scores = view.get("scores")
     if not isinstance(scores, dict):
-        scores = {str(p["seat"]): p.get("money", 0) for p in view["players"]}
+        scores = {str(p["seat"]): p["money"] for p in view["players"] if "money" in p}
     robots = view.get("robots", [])  # a game without robots counts none
+    # A seat whose score the view does not hold is one the viewer has not seen (a fog):
+    # "?" for its score and robots, never a 0 that reads as destroyed, unless the view
+    # says the seat is out.
     page.money = [
         {
             "seat": p["seat"],
-            "money": scores.get(str(p["seat"]), 0),
+            "money": scores.get(str(p["seat"]), "?"),
             "who": labels.get(p["seat"], "?"),
             "winner": p["seat"] in view.get("winners", []),
-            "robots": sum(1 for r in robots if r["seat"] == p["seat"] and r["alive"]),
+            "robots": sum(1 for r in robots if r["seat"] == p["seat"] and r["alive"])
+            if str(p["seat"]) in scores or p.get("alive") is False
+            else "?",
         }
         for p in view["players"]
     ]
