@@ -62,6 +62,7 @@ def planner_hints(view: dict[str, Any]) -> dict[str, Any] | None:
             for name, (kind, cost, strength) in PARTS.items()
         },
         "directions": list(DIRECTIONS),
+        "ranges": dict(WEAPON_RANGE),
     }
     own = next((r for r in view.get("robots") or [] if r.get("seat") == seat), None)
     if own is not None and view.get("phase") != "build":

@@ -221,14 +221,16 @@ def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> S
     cells: list[str] = []
     for y in range(height):
         for x in range(width):
-            kind, _seat, age = known.get((x, y), ("unknown", None, ""))
+            kind, seen_seat, age = known.get((x, y), ("unknown", None, ""))
+            # Whose robot a scan showed here: the board script's answer to a click.
+            whose = f' data-seat="{seen_seat}"' if seen_seat is not None else ""
             fade = ""
             if age not in ("", "0"):
                 opacity = max(OLDEST_OPACITY, 1 - 0.1 * int(age))
                 fade = f' fill-opacity="{_num(opacity)}"'
             cells.append(
                 f'<rect class="ar-cell k-{kind}" x="{MARGIN + x * CELL}" y="{MARGIN + y * CELL}" '
-                f'width="{CELL}" height="{CELL}" data-x="{x}" data-y="{y}" data-age="{age}"{fade}/>'
+                f'width="{CELL}" height="{CELL}" data-x="{x}" data-y="{y}" data-age="{age}"{whose}{fade}/>'
             )
     robots: list[str] = []
     everything = _everything(view)
