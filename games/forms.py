@@ -50,6 +50,24 @@ def _bot_choices(open_label: str, ruleset: str) -> list[tuple[str, str]]:
     return [("", open_label), *bots]
 
 
+class SeatChoiceField(forms.ChoiceField):
+    """A seat's choice of a bot of this game; another game's bot (or no bot at all) is
+    refused with the game it belongs to and this game's own bots."""
+
+    def __init__(self, *, ruleset: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ruleset = ruleset
+
+    def validate(self, value: Any) -> None:
+        if value and not self.valid_value(value):
+            from games.services.matches import bot_unknown_message
+
+            raise forms.ValidationError(
+                bot_unknown_message(str(value), self.ruleset), code="invalid_choice"
+            )
+        super().validate(value)
+
+
 # The option the battle clock is: asked in minutes, with presets, when a game has it.
 LENGTH_OPTION = "length_ms"
 SEAT_NAMES = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth")
@@ -213,14 +231,16 @@ class MatchCreateForm(forms.Form):
         self.fields["rated"] = self.fields.pop("rated")
         for i in range(1, max(counts) + 1):
             open_label = "You" if i == 1 else "Open for a player"
-            self.fields[f"seat_{i}"] = forms.ChoiceField(
+            self.fields[f"seat_{i}"] = SeatChoiceField(
                 label=f"{SEAT_NAMES[i - 1]} seat",
                 required=False,
                 choices=_bot_choices(open_label, self.ruleset),
+                ruleset=self.ruleset,
             )
         self.fields["seat_1"].help_text = "Yours, or give it to a bot to watch a match of bots."
+        # On the second seat, which every match has: the last may be hidden.
         self.fields[
-            f"seat_{max(counts)}"
+            "seat_2"
         ].help_text = (
             "An open seat waits for a person to join; the match starts when every seat is taken."
         )
@@ -264,6 +284,15 @@ class MatchCreateForm(forms.Form):
         count = data.get("seat_count")
         if count and "options" in data:
             self._check_with_seats(count, data["options"])
+        # A bot in a seat past the count would be dropped without a word: the match
+        # would then wait for players the creator meant to be bots.
+        for i in range(count + 1, len(self.seat_fields()) + 1) if count else ():
+            if data.get(f"seat_{i}"):
+                self.add_error(
+                    f"seat_{i}",
+                    f"The match has {count} seats: leave this one open, or choose "
+                    f"{i} seats or more.",
+                )
         if data.get("seat_1") and count:
             missing = [i for i in range(2, count + 1) if not data.get(f"seat_{i}")]
             for i in missing:
@@ -306,6 +335,24 @@ class MatchCreateForm(forms.Form):
         return [
             self[name] for name in self.fields if name.startswith("seat_") and name[5:].isdigit()
         ]
+
+    def seat_rows(self) -> list[tuple[forms.BoundField, bool]]:
+        """Each seat's choice and whether it is hidden: past the seats chosen."""
+        shown = self.seats_shown()
+        return [(field, n > shown) for n, field in enumerate(self.seat_fields(), start=1)]
+
+    def seats_shown(self) -> int:
+        """How many seat choices the page shows: the seat count chosen (posted, else the
+        game's usual one); site.js follows the field as it changes."""
+        field = self.fields["seat_count"]
+        raw = self["seat_count"].value() if self.is_bound else field.initial
+        try:
+            count = int(raw)
+        except (TypeError, ValueError):
+            count = int(field.initial)
+        # A seat past it that holds a refused bot stays in sight, beside its error.
+        refused = [i for i in range(1, len(self.seat_fields()) + 1) if self.has_error(f"seat_{i}")]
+        return max([count, *refused])
 
     def length_presets(self) -> list[tuple[int, str, str]]:
         return LENGTH_PRESETS

@@ -45,17 +45,21 @@
   }
   document.addEventListener("htmx:oobAfterSwap", titleFollowsBadge);
 
-  // The new match form: seats past the chosen number are not used, so not shown.
+  // The new match form: seats past the chosen number are not used, so neither shown
+  // nor sent (a bot left in a hidden seat would be refused beside a field not seen).
   var seatCount = document.getElementById("id_seat_count");
   if (seatCount) {
-    var showSeats = function () {
-      for (var i = 2; i <= 4; i++) {
-        var seat = document.getElementById("id_seat_" + i);
-        if (seat) seat.closest(".form-field").hidden = i > +seatCount.value;
-      }
+    var showSeats = function (first) {
+      document.querySelectorAll(".form-field[data-seat]").forEach(function (row) {
+        // A refused seat stays in sight beside its error until the count changes.
+        if (first === true && row.classList.contains("invalid")) return;
+        var unused = +row.dataset.seat > +seatCount.value;
+        row.hidden = unused;
+        row.querySelectorAll("select").forEach(function (s) { s.disabled = unused; });
+      });
     };
     seatCount.addEventListener("change", showSeats);
-    showSeats();
+    showSeats(true);
   }
 
   document.querySelectorAll("button[data-fill]").forEach(function (button) {
