@@ -1,6 +1,7 @@
 """What a seat may know: `view` strips the state to the seat's own robot, score and
-radar knowledge while the match runs; `events_view` keeps the events the seat perceives.
-Templates and API code render these views, never filter."""
+radar knowledge while the match runs (a spectator's to the public facts);
+`events_view` keeps the events the seat perceives. Templates and API code render
+these views, never filter."""
 
 from __future__ import annotations
 
@@ -27,15 +28,23 @@ PUBLIC = (
 
 def view(state: Any, seat: int | None) -> dict[str, Any]:
     """The state for `seat`: its own robot, score and knowledge while the match runs;
-    the full state for a spectator (None) and for everyone once it is over."""
+    for a spectator (None) the public facts only (the size, the round, whose turn, the
+    seats and which are still in); the full state for everyone once it is over.
+
+    Which seats are still in is public (every seat perceives a destruction), so
+    `players` says it; how many steps another seat's turn has taken is not."""
     current = parse(state)
-    if seat is None or current["over"]:
+    if current["over"]:
         return {**current, "viewer": seat}
-    if not is_int(seat) or not 1 <= seat <= len(current["robots"]):
+    if seat is not None and (not is_int(seat) or not 1 <= seat <= len(current["robots"])):
         raise OrdersError("not_your_turn", f"There is no seat {seat!r} in this match.")
     out = {k: current[k] for k in PUBLIC}
-    if seat not in current["awaiting"]:
-        out["step"] = 0  # how many steps another seat's turn has taken is its own
+    out["players"] = [{"seat": r["seat"], "alive": r["alive"]} for r in current["robots"]]
+    if seat is None or seat not in current["awaiting"]:
+        out["step"] = 0
+    if seat is None:
+        out.update(robots=[], knowledge={}, scores={}, over=False, winners=[], viewer=None)
+        return out
     out.update(
         robots=[robot_of(current, seat)],
         knowledge={str(seat): current["knowledge"][str(seat)]},
@@ -49,9 +58,10 @@ def view(state: Any, seat: int | None) -> dict[str, Any]:
 
 def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:
     """The events `seat` perceives: its own scans, moves and shots; being hit (damage and
-    shooter, no position); every destruction, turn end and the end. A spectator and,
-    once the match is over, everyone get them all."""
-    if seat is None or over:
+    shooter, no position); every destruction, turn end and the end. A spectator (None)
+    perceives only these public ones, and a build without its parts. Once the match is
+    over, everyone gets them all."""
+    if over:
         return [dict(e) for e in events]
     out: list[Event] = []
     for event in events:
@@ -62,6 +72,8 @@ def events_view(events: list[Event], seat: int | None, *, over: bool = False) ->
             parts = event.get("parts", {})
             own = {str(seat): parts[str(seat)]} if str(seat) in parts else {}
             out.append({**event, "parts": own})
+        elif seat is None:
+            continue
         elif kind in ("scan", "move") and event["seat"] == seat:
             out.append(dict(event))
         elif kind == "shot":

@@ -8,6 +8,7 @@ from ninja import NinjaAPI
 from games.api import errors
 from games.api.auth import TokenAuth
 from games.api.matches import router as matches_router
+from games.compete.api import router as compete_router
 
 DESCRIPTION = """\
 Play Helium 3 from a program. Create a token on the site (Settings → API tokens) or
@@ -32,3 +33,4 @@ api = NinjaAPI(
 )
 errors.install(api)
 api.add_router("/", matches_router)
+api.add_router("/", compete_router)

@@ -29,6 +29,8 @@ from games.api.schemas import (
     ReplayOut,
     integral,
 )
+from games.compete.schemas import rating_change_out
+from games.compete.selectors import match_rating_changes
 from games.models import AT_ONCE, ApiToken, Match, Orders, Seat, Turn
 
 router = Router(tags=["matches"])
@@ -114,6 +116,7 @@ def match_out(match: Match, seat: Seat | None) -> dict[str, Any]:
     )
     over = bool(state and state["over"])
     seats = Seat.objects.filter(match=match).select_related("user")
+    changes = match_rating_changes(match)  # no query unless over and rated
     return {
         "id": match.pk,
         "ruleset": match.ruleset,
@@ -140,12 +143,14 @@ def match_out(match: Match, seat: Seat | None) -> dict[str, Any]:
                 "player": s.user.get_username() if s.user is not None else None,
                 "bot": s.driver_bot or None,
                 "api": s.api,
+                "rating_change": rating_change_out(changes.get(s.number)),
             }
             for s in seats
         ],
         "turn_seconds": match.turn_seconds,
         "length_ms": match.length_ms,
         "winners": list(match.winners or []),
+        "rated": match.rated,
     }
 
 
@@ -171,6 +176,7 @@ def create_match(request: HttpRequest, payload: MatchCreateIn | None = None) -> 
         bots=data.bots,
         public=data.public,
         api=True,
+        rated=data.rated,
     )
     match.refresh_from_db()
     return Status(201, match_out(match, selectors.seat_of(match, _user(request))))

@@ -12,6 +12,7 @@ from pydantic import BeforeValidator, ConfigDict, Field
 
 import engine
 from games import presentation
+from games.compete.schemas import RatingChangeOut
 from games.models import TURN_SECONDS_MAX, TURN_SECONDS_MIN
 from games.services.matches import LENGTH_MS_MAX, LENGTH_MS_MIN
 
@@ -100,6 +101,11 @@ class MatchCreateIn(Schema):
     public: bool = Field(
         default=True, description="Anyone may watch a public match; a private one is joined by id."
     )
+    rated: bool | None = Field(
+        default=None,
+        description="Whether its end changes ratings; by default rated unless a seat is a "
+        "built-in bot's (docs/compete.md).",
+    )
 
 
 class SeatOut(Schema):
@@ -107,6 +113,9 @@ class SeatOut(Schema):
     player: str | None = Field(description="The username in this seat, if a person's.")
     bot: str | None = Field(description="The built-in bot in this seat, or playing for it now.")
     api: bool = Field(description="The seat is driven through this API.")
+    rating_change: RatingChangeOut | None = Field(
+        default=None, description="Its rating before and after, once a rated match is over."
+    )
 
 
 class MatchSummary(Schema):
@@ -148,6 +157,7 @@ class MatchOut(Schema):
     turn_seconds: int
     length_ms: int
     winners: list[int]
+    rated: bool = Field(description="Its end changes its seats' ratings (docs/compete.md).")
 
 
 class OrdersAccepted(Schema):

@@ -3,9 +3,10 @@ knows it (unknown cells grey, remembered cells fading with their age, robots see
 in scans where they were seen), the plain form (a build of parts, then one step at
 a time, each resolved in the request), the events as sentences and the rules page.
 Everything comes from the viewer's view and copy of the events: a seat sees only
-what its scans showed; a spectator sees everything. The board script plans from
-the page's hints: the viewer's own robot (where it stands, its steps left, whether
-it shot, the cannon's reload, its parts' ranges) and the parts table."""
+what its scans showed; a spectator, while the match runs, only which seats are
+still in. The board script plans from the page's hints: the viewer's own robot
+(where it stands, its steps left, whether it shot, the cannon's reload, its parts'
+ranges) and the parts table."""
 
 from __future__ import annotations
 
@@ -28,10 +29,11 @@ NAME = "arena"
 
 @cache
 def picture() -> SafeString:
-    """A sample arena (seed 1, four seats) at its start, as a spectator sees it."""
+    """A sample arena (seed 1, four seats) at its start, drawn whole: it is no match
+    anyone plays (a spectator of a running match sees no cell of it)."""
     start = engine.new_game(seed=1, seats=4, ruleset=NAME)
     return board.picture_of(
-        engine.view(start, None), label="Robot arena: four robots in the corners among obstacles"
+        {**start, "viewer": None}, label="Robot arena: four robots in the corners among obstacles"
     )
 
 
@@ -95,7 +97,12 @@ def final_scores(final: dict[str, Any]) -> dict[int, int | float]:
 
 
 def decided(final: dict[str, Any], names: dict[int, str]) -> str:
-    """What decided an arena match: the last robot standing, or the most health left."""
+    """What decided an arena match (the last robot standing, or the most health left),
+    then each seat's build, hidden until the end."""
+    return f"{_decider(final, names)} {builds(final)}".strip()
+
+
+def _decider(final: dict[str, Any], names: dict[int, str]) -> str:
     winners = [int(s) for s in final.get("winners", [])]
     if not winners:
         return "Nobody won."
@@ -106,6 +113,17 @@ def decided(final: dict[str, Any], names: dict[int, str]) -> str:
     health = final_scores(final).get(winners[0], 0)
     verb = "won" if len(winners) == 1 else "shared the win"
     return f"{who} {verb} with {health} health left after the last round ({final.get('rounds')})."
+
+
+def builds(final: dict[str, Any]) -> str:
+    """ "Builds: seat 1 engine2, radar1 and gun; seat 2 radar3." from a final state
+    (a view without the robots' parts, a running match's, says nothing)."""
+    said = []
+    for robot in final.get("robots") or []:
+        parts = [str(p) for p in robot.get("parts") or []]
+        listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+        said.append(f"seat {robot.get('seat')} {listed or 'no parts'}")
+    return f"Builds: {'; '.join(said)}." if said and final.get("over") else ""
 
 
 def length() -> str:

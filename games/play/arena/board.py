@@ -5,8 +5,9 @@ covered, `[what, robot_seat, turn, step]` of the latest one. The board draws tha
 and nothing more: a cell never scanned is grey (`k-unknown`), a remembered cell is
 drawn as the scan saw it and fades with the turns since (its age, `data-age`), a
 robot seen in a scan stands at the last place it was seen with its age written on
-it. A spectator's view (and everyone's once the match is over) is the full state:
-every cell as it is, every robot where it stands.
+it. A spectator's view while the match runs holds no cell and no robot: every cell
+is grey. Everyone's view once the match is over is the full state: every cell as it
+is, every robot where it stands.
 
 The markup is the board script's model (games/static/games/arena.js), by the
 contract both code against: the root `<svg class="board arena-board">` carries
@@ -75,10 +76,10 @@ def _cell_key(key: Any) -> tuple[int, int] | None:
 
 
 def _everything(view: dict[str, Any]) -> bool:
-    """Whether the view is the full state: a spectator's, anyone's once over, or a past
-    state of a finished match (its record is public; only the full state, never a
-    seat's view, holds the obstacles)."""
-    return view.get("viewer") is None or bool(view.get("over")) or "obstacles" in view
+    """Whether the view is the full state: anyone's once over, or a past state of a
+    finished match (its record is public; only the full state, never a seat's or a
+    spectator's view, holds the obstacles)."""
+    return bool(view.get("over")) or "obstacles" in view
 
 
 def cells_known(view: dict[str, Any]) -> dict[tuple[int, int], tuple[str, int | None, str]]:
@@ -94,6 +95,8 @@ def cells_known(view: dict[str, Any]) -> dict[tuple[int, int], tuple[str, int | 
         for robot in robots:
             known[(int(robot["x"]), int(robot["y"]))] = ("robot", int(robot["seat"]), "0")
         return known
+    if view.get("viewer") is None:
+        return {}  # a spectator of a running match: every cell unknown
     viewer = int(view["viewer"])
     turn = int(view.get("turn") or 0)
     known = {}
@@ -113,7 +116,7 @@ def cells_known(view: dict[str, Any]) -> dict[tuple[int, int], tuple[str, int | 
 
 def last_seen(view: dict[str, Any]) -> dict[int, tuple[int, int, int]]:
     """Each other seat's robot at the latest scan that showed it: seat -> (x, y, age)."""
-    if _everything(view):
+    if _everything(view) or view.get("viewer") is None:
         return {}
     viewer = int(view["viewer"])
     turn = int(view.get("turn") or 0)
@@ -263,6 +266,8 @@ def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> S
     fog = (
         "Every cell and robot as it is."
         if everything
+        else "A spectator sees no cell and no robot until the match is over."
+        if viewer is None
         else "Grey cells were never scanned; a remembered cell fades with its age, a robot "
         "seen in a scan stands where it was seen, with the turns since."
     )

@@ -1,5 +1,6 @@
 """The arena's board: the contract's attributes, a seat's fog (unknown, remembered
-with its age, robots last seen), a spectator's everything, and its cost."""
+with its age, robots last seen), a spectator's grey board while the match runs and
+everything once over, and its cost."""
 
 from __future__ import annotations
 
@@ -83,8 +84,17 @@ def test_a_scan_is_remembered_and_ages_and_a_robot_seen_stays_where_it_was():
     assert 'data-age="2"' in svg and 'fill-opacity="0.8"' in svg
 
 
-def test_a_spectator_sees_every_cell_and_robot():
+def test_a_spectator_sees_a_fogged_board_while_the_match_runs():
     state = _playing()
+    svg = str(board(engine.view(state, None)))
+    cells = _cells(svg)
+    assert len(cells) == 100 and {kind for kind, _ in cells.values()} == {"unknown"}
+    assert '<g class="ar-robot ' not in svg
+    assert "A spectator sees no cell and no robot until the match is over." in svg
+
+
+def test_a_spectator_sees_every_cell_and_robot_once_over():
+    state = {**_playing(), "over": True, "awaiting": [], "winners": [1]}
     svg = str(board(engine.view(state, None)))
     cells = _cells(svg)
     obstacles = {tuple(c) for c in state["obstacles"]}
@@ -110,7 +120,7 @@ def test_a_past_state_of_a_finished_match_shows_everything_to_its_players():
 
 
 def test_the_board_is_cheap_to_draw():
-    view = engine.view(_playing(), None)
+    view = {**_playing(), "viewer": None}
     started = time.perf_counter()
     for _ in range(50):
         board(view)
