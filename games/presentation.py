@@ -16,6 +16,7 @@ Using it::
     shown.length                              # how long a match usually lasts ("" unsaid)
     shown.board(view, caption="...")          # SafeString: the server-side SVG (or text)
     shown.lost(view)                          # pieces gone from the board, for the list beside it
+    shown.figures(match, view, replay=False)  # SafeString: the panel's figures over the turns
     shown.decided(final_view, names)          # one sentence: what decided a finished match
     shown.seat_records(final, turns)          # {seat: {"won", "final_money", ...}} at the end
     shown.final_scores(final_view)            # {seat: score} the places rank by
@@ -91,6 +92,10 @@ def _no_progress(view: dict[str, Any]) -> str:
     return ""
 
 
+def _no_figures(match: Any, view: dict[str, Any], *, replay: bool = False) -> SafeString:
+    return SafeString("")
+
+
 def _scored(final: dict[str, Any], turns: Iterable[tuple[int, list[Event]]]) -> SeatCounts:
     from games import records
 
@@ -154,6 +159,11 @@ class Presentation:
     # progress(view) -> how far the match has come, for a game not timed by the
     # battle clock ("Round 3 of 20"); "" shows the battle clock.
     progress: Callable[[dict[str, Any]], str] = _no_progress
+    # figures(match, view, replay=) -> the panel's figures of each seat over the turns up
+    # to the view's (charts), read by the game from the match's stored turns as the
+    # viewer may see them, in a constant number of queries ("" none). `replay`: the
+    # replay page's, which follows its scrubber.
+    figures: Callable[..., SafeString] = _no_figures
     orders_note: str = ""
     # orders_initial(orders sent) -> the plain form's initial values showing them, so a
     # seat of a turn at once sees, and may change, what it sent ({}: a fresh form).

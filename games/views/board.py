@@ -177,6 +177,7 @@ def board_context(page: selectors.MatchPage) -> dict[str, Any]:
     if view is None:
         return context
     context["progress"] = presentation.get(page.match.ruleset).progress(view)
+    context["figures"] = presentation.get(page.match.ruleset).figures(page.match, view)
     viewer = page.seat.number if page.seat else None
     match = page.match
     shown = presentation.get(match.ruleset)
@@ -438,6 +439,7 @@ def match_replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
             ),
             "timing": shown.timing,
             "legend_template": shown.legend_template,
+            "figures": shown.figures(match, {**final, "viewer": None}, replay=True),
             # Drawn only by a page that shows it (the template calls it).
             "final_board": lambda: shown.board(
                 {**final, "viewer": None}, caption=f"Match {match.pk}, at its end"

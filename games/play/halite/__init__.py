@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString
 import engine
 from engine.halite import resolve, state
 from games import records
-from games.play.halite import board, rules, sentences
+from games.play.halite import board, rules, sentences, stats
 from games.play.halite.forms import OrdersForm, moves_text
 from games.presentation import Event, Presentation, SeatCounts
 
@@ -102,6 +102,11 @@ def decided(final: dict[str, Any], names: dict[int, str]) -> str:
     return sentence + "."
 
 
+def figures(match: Any, view: dict[str, Any], *, replay: bool = False) -> SafeString:
+    """Each seat's territory, strength and production, and their charts over the turns."""
+    return stats.panel(match, view, with_data=replay)
+
+
 def length() -> str:
     ruleset = engine.ruleset(NAME)
     options = {o.name: o for o in ruleset.options}
@@ -134,6 +139,7 @@ PRESENTATION = Presentation(
     final_scores=final_scores,
     orders_initial=orders_initial,
     progress=progress,
+    figures=figures,
     timing={"TURN_MS": resolve.TURN_MS},
     orders_schema={
         "moves": {

@@ -506,6 +506,25 @@
       svg.setAttribute("viewBox", "-11 -11 22 22"); svg.classList.add("hl-key");
     });
   }
+  /* The replay's figures follow its scrubber: the table shows board k's (after k turns,
+     from the series the server wrote), and a line marks turn k on each chart. */
+  function followFigures(k) {
+    var box = $("#hl-stats"); if (!box || !box.dataset.series) return;
+    var all = box.hlSeries || (box.hlSeries = JSON.parse(box.dataset.series)), now = all[Math.min(k, all.length - 1)];
+    if (!now) return;
+    box.querySelectorAll("tr[data-seat]").forEach(function (tr) {
+      var f = now[+tr.dataset.seat - 1] || [0, 0, 0];
+      tr.querySelectorAll("td[data-kind]").forEach(function (td, i) { setText(td, f[i]); });
+    });
+    box.querySelectorAll("svg.hl-chart").forEach(function (svg) {
+      var turns = +svg.dataset.turns || 1, axis = $(".hl-chart-axis", svg), box2 = axis.getBBox();
+      var x = box2.x + box2.width * Math.min(k, turns) / turns;
+      var line = $(".hl-now", svg) || el("line", {"class": "hl-now"}, svg);
+      line.setAttribute("x1", x); line.setAttribute("x2", x);
+      line.setAttribute("y1", box2.y); line.setAttribute("y2", box2.y + box2.height);
+    });
+    box.dataset.turn = String(k);
+  }
   function seatScores(root, count) {
     root.querySelectorAll("tr[data-seat]").forEach(function (tr) { setText($(".score", tr), count[tr.dataset.seat] || 0); });
   }
@@ -532,7 +551,7 @@
   if (replay) {
     mp.replay(replay, {
       stage: function (svg) { return new Stage(new Board(svg), function (count) { seatScores(replay, count); }); },
-      scores: function (svg) { seatScores(replay, new Board(svg).territory()); }
+      scores: function (svg) { seatScores(replay, new Board(svg).territory()); followFigures(+svg.dataset.turn); }
     });
   }
 })();
