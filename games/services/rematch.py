@@ -17,8 +17,8 @@ _UNDER_WAY = (Match.Status.OPEN, Match.Status.RUNNING, Match.Status.PAUSED)
 
 
 def match_rematch(*, match_id: int, user: User) -> Match:
-    """A new match like a finished one: same size, settings, title and bots in the
-    same seats, and `user` in their old seat. The seats of the other people are left
+    """A new match like a finished one: same game, options (a 10 x 10 map, the
+    rounds), size, settings, title and bots in the same seats, and `user` in their old seat. The seats of the other people are left
     open for them (or anybody) to join; with no seat open it starts at once, from a
     new seed (match_start).
 
@@ -46,6 +46,8 @@ def match_rematch(*, match_id: int, user: User) -> Match:
             turn_seconds=old.turn_seconds,
             length_ms=old.length_ms,
             ruleset=old.ruleset,
+            options=dict(old.options or {}),
+            rated=old.rated,
             public=old.public,
             title=old.title,
         )
@@ -71,7 +73,8 @@ def _rematch_asked(
     it). None if there is none, or its seat is taken by somebody else.
 
     A rematch is told by what it copies: made by a player of `old` since `old`
-    finished, with the same settings and the same bots in the same seats.
+    finished, with the same game, options and settings and the same bots in the
+    same seats.
     """
     if old.finished_at is None:
         return None
@@ -92,6 +95,8 @@ def _rematch_asked(
         .order_by("created_at", "pk")
     )
     for match in candidates:
+        if match.options != old.options:
+            continue  # another match of the same game (a 30 x 30 map, not a 10 x 10)
         there = list(Seat.objects.filter(match=match))
         if {s.number: s.bot for s in there if s.bot} != bots:
             continue
