@@ -1,7 +1,10 @@
 """Skyport maps: the 2013 `.skyportmap` text format, the shipped maps, the generator.
 
 A `.skyportmap` file is three header lines (`players N`, `size N`, `description
-"..."`) and then the hexes drawn as ASCII art. Only the tile letters count: the
+"..."`) and then the hexes drawn as ASCII art. As the 2013 server's reader did, a
+header line is read up to its number (whatever follows it, a comment, is ignored),
+and a map seats from 2 players up to as many as it has spawn tiles: the header's
+number is only the count it was drawn for. Only the tile letters count: the
 drawing's `/ \\ _`, spaces and tabs are ignored, and so are lines left empty. The
 letters come row by row along the rhombus' anti-diagonals: row `d` holds the tiles
 with `j + k == d` (d = 0 .. 2 * size - 2), from left to right in increasing `k`. So the
@@ -39,7 +42,8 @@ class MapError(ShapeError):
 
 @dataclass(frozen=True, slots=True)
 class SkyportMap:
-    """A map: `tiles[j][k]` is the letter of tile `(j, k)`."""
+    """A map: `tiles[j][k]` is the letter of tile `(j, k)`; `players` is the count the
+    header names (the usual one), `seats()` every count the map can be played with."""
 
     players: int
     size: int
@@ -52,9 +56,16 @@ class SkyportMap:
             (j, k) for j in range(self.size) for k in range(self.size) if self.tiles[j][k] == "S"
         ]
 
+    def seats(self) -> range:
+        """2 up to the number of spawn tiles (8 at most): the 2013 server seated as
+        many players as the map had spawns, whatever its header said."""
+        return range(MIN_PLAYERS, min(len(self.spawns()), MAX_PLAYERS) + 1)
+
     def to_json(self) -> dict[str, object]:
+        seats = self.seats()
         return {
             "players": self.players,
+            "seats": [seats[0], seats[-1]],
             "size": self.size,
             "description": self.description,
             "tiles": list(self.tiles),
@@ -70,7 +81,9 @@ def _header(line: str, key: str) -> str:
 
 
 def _number(line: str, key: str, low: int, high: int) -> int:
-    text = _header(line, key)
+    """The number after `key`; the rest of the line is ignored, as the 2013 reader
+    ignored it (an old map says `players 2   # This map is for two players`)."""
+    text = _header(line, key).split(maxsplit=1)[0]
     if not re.fullmatch(r"[0-9]{1,3}", text) or not low <= int(text) <= high:
         raise MapError(f"The map's {key} is a whole number from {low} to {high}.")
     return int(text)
@@ -115,9 +128,11 @@ def read_skyportmap(text: str) -> SkyportMap:
         for (j, k), letter in zip(row_tiles(size, d), letters, strict=True):
             grid[j][k] = letter
     found = SkyportMap(players, size, description[1:-1], tuple("".join(r) for r in grid))
-    if len(found.spawns()) != players:
+    count = len(found.spawns())
+    if count < MIN_PLAYERS:
         raise MapError(
-            f"The map is for {players} players but has {len(found.spawns())} spawn tiles."
+            f"The map has {count} spawn {'tile' if count == 1 else 'tiles'}; every player "
+            f"needs one, and a match has {MIN_PLAYERS} players at least."
         )
     return found
 

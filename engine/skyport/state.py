@@ -36,12 +36,17 @@ def choose_map(seed: int, seats: int, name: str) -> SkyportMap:
     if name not in SHIPPED:
         raise OptionError(f"Option map is one of {', '.join(MAP_CHOICES)}.")
     found = shipped(name)
-    if found.players != seats:
+    if seats not in found.seats():
         raise OptionError(
-            f"The map {name} is for {found.players} players, not {seats}; "
-            "choose it with that many seats, or the generated map.",
+            f"The map {name} has {len(found.spawns())} spawn tiles: it takes "
+            f"{_counts(found.seats())} players, not {seats}; choose fewer seats, "
+            "or the generated map.",
         )
     return found
+
+
+def _counts(seats: range) -> str:
+    return str(seats[0]) if len(seats) == 1 else f"{seats[0]} to {seats[-1]}"
 
 
 def new_state(seed: int, seats: int, rounds: int, map_name: str) -> State:
@@ -57,6 +62,7 @@ def new_state(seed: int, seats: int, rounds: int, map_name: str) -> State:
     found = choose_map(seed, seats, map_name)
     spawns = found.spawns()
     random.Random(f"skyport-seats:{seed}").shuffle(spawns)
+    spawns = spawns[:seats]  # a map with more spawns than seats leaves the rest empty
     players = [
         {
             "seat": seat,

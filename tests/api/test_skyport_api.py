@@ -178,10 +178,15 @@ def test_illegal_actions_are_a_400_naming_the_action_and_change_nothing(
     assert not Orders.objects.filter(match_id=match_id, turn_number=view["turn"]).exists()
 
 
-def test_a_shipped_map_for_other_seats_is_a_400_and_creates_nothing(api):
+def test_a_map_takes_seats_up_to_its_spawn_count_and_more_is_a_400_creating_nothing(api):
     response = api.post_json(
-        "/matches/", {"ruleset": "skyport", "seats": 2, "options": {"map": "ring-8"}}
+        "/matches/", {"ruleset": "skyport", "seats": 4, "options": {"map": "triangle-3"}}
     )
     error = assert_error(response, 400)
-    assert "ring-8 is for 8 players" in error["message"]
+    assert "triangle-3 has 3 spawn tiles: it takes 2 to 3 players, not 4" in error["message"]
     assert not Match.objects.exists()
+    for seats in (2, 3, 8):  # fewer than ring-8's eight spawns, as the 2013 server seated
+        body = {"ruleset": "skyport", "seats": seats, "options": {"map": "ring-8"}}
+        created = api.post_json("/matches/", body)
+        assert created.status_code == 201, created.content[:300]
+        assert Match.objects.get(pk=created.json()["id"]).seat_count == seats

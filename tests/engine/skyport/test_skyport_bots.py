@@ -321,7 +321,9 @@ def test_the_prospector_wins_eight_in_ten_of_the_documented_table() -> None:
     assert tally.wins - tally.shared >= 80
 
 
-def test_the_tournament_on_a_four_player_map_plays_no_duel_on_it() -> None:
+def test_the_tournament_on_a_four_player_map_plays_its_duel_on_two_of_the_spawns() -> None:
+    # A map seats 2 up to its spawn count, as the 2013 server seated them.
     options = {"rounds": 5, "map": "cross-4"}
-    (alone,) = tournament.run_ruleset(RULESET, 2, 0, "prospector", "random", options, seats=4)
+    alone, duel = tournament.run_ruleset(RULESET, 2, 0, "prospector", "random", options, seats=4)
     assert alone.matches == 2 and alone.tallies["prospector"].seats == 2
+    assert duel.matches == 2 and duel.tallies["random"].seats == 2

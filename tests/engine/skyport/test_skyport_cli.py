@@ -46,10 +46,13 @@ def test_a_refused_action_on_the_command_line_names_it() -> None:
     assert (error["code"], error["action"]) == ("illegal_action", 0)
 
 
-def test_a_shipped_map_for_other_seats_is_an_option_error_on_the_command_line() -> None:
-    out = engine_cli("new", "--ruleset", "skyport", "--seed", "3", "--option", "map=hexagon-6")
+def test_a_shipped_map_for_fewer_seats_is_an_option_error_on_the_command_line() -> None:
+    new = ("new", "--ruleset", "skyport", "--seed", "3", "--option", "map=hexagon-6")
+    out = engine_cli(*new, "--seats", "7")
     assert out.returncode == 2
-    assert "for 6 players" in json.loads(out.stdout)["error"]["message"]
+    message = json.loads(out.stdout)["error"]["message"]
+    assert "hexagon-6 has 6 spawn tiles: it takes 2 to 6 players, not 7" in message
+    assert len(json.loads(engine_cli(*new).stdout)["players"]) == 2  # fewer seats play
 
 
 def test_play_and_replay_a_match_between_bots(tmp_path: Path) -> None:
@@ -72,6 +75,7 @@ def test_import_skyportmap_prints_the_map_as_json() -> None:
     assert out.returncode == 0, out.stdout
     assert json.loads(out.stdout) == {
         "players": 3,
+        "seats": [2, 3],
         "size": 4,
         "description": "A small map drawn by hand for the reader's tests.",
         "tiles": ["SGRV", "GOGE", "CGVG", "SGGS"],

@@ -51,7 +51,9 @@ def test_the_reader_ignores_the_drawing_tabs_and_empty_lines() -> None:
         (lambda t: t.replace('"A small', "A small"), "double quotes"),
         (lambda t: t.replace("/O \\", "/X \\"), "unknown tile"),
         (lambda t: t.replace("/E \\__/", ""), "row 5"),
-        (lambda t: t.replace("players 3", "players 2"), "3 spawn tiles"),
+        (lambda t: t.replace("/S", "/G"), "0 spawn tiles"),
+        (lambda t: t.replace("/S", "/G", 2), "1 spawn tile;"),
+        (lambda t: t.replace("players 3", "players2"), "players"),
         (lambda t: "\n".join(t.splitlines()[:-3]), "rows"),
         (lambda t: "", "players, size and description"),
     ],
@@ -142,11 +144,93 @@ def test_generated_spawns_are_evenly_spaced_around_the_centre(seats: int) -> Non
     assert len({distance(s, centre) for s in found.spawns()}) == 1
 
 
-def test_a_shipped_map_for_another_seat_count_is_an_option_error() -> None:
+def test_a_shipped_map_takes_2_up_to_its_spawn_count_and_refuses_more() -> None:
     with pytest.raises(OptionError) as caught:
-        engine.new_game(seed=1, seats=2, ruleset="skyport", options={"map": "ring-8"})
-    assert "for 8 players" in caught.value.message
-    state = engine.new_game(seed=1, seats=8, ruleset="skyport", options={"map": "ring-8"})
-    assert state["tiles"] == list(shipped("ring-8").tiles)
+        engine.new_game(seed=1, seats=3, ruleset="skyport", options={"map": "duel-2"})
+    assert "duel-2 has 2 spawn tiles: it takes 2 players, not 3" in caught.value.message
+    for seats in range(2, 9):
+        state = engine.new_game(seed=1, seats=seats, ruleset="skyport", options={"map": "ring-8"})
+        assert state["tiles"] == list(shipped("ring-8").tiles)
+        assert len(state["players"]) == seats and state["order"] == list(range(1, seats + 1))
     with pytest.raises(OptionError):
         engine.new_game(seed=1, seats=2, ruleset="skyport", options={"map": "moon"})
+
+
+# -- maps drawn as the 2013 competition's were: headers that do not name the spawns
+
+
+def _drawn(tiles: tuple[str, ...], header: str, size_line: str = "") -> str:
+    """A map with these tiles, drawn by the writer, its first header line `header`."""
+    text = write_skyportmap(SkyportMap(2, len(tiles), "Drawn for a test", tiles))
+    lines = text.splitlines()
+    lines[0] = header
+    if size_line:
+        lines[1] = size_line
+    return "\n".join(lines) + "\n"
+
+
+# Four spawns in the corners of a 5 x 5 rhombus, grass and a little of everything.
+FOUR_CORNERS = ("SGGRS", "GOGGG", "GGEGG", "GGGCG", "SGGVS")
+# Eight spawns on the rim of a 6 x 6 rhombus.
+EIGHT_ON_THE_RIM = ("SGSGSG", "GGGGGS", "SGRGGG", "GGGEGS", "SGGGCG", "GSGSGG")
+# Ten spawns: more than a match has seats.
+TEN = ("SGSGSG", "GGGGGS", "SGRGGG", "GGGEGS", "SGGGCG", "GSGSGS")
+
+
+@pytest.mark.parametrize(
+    ("tiles", "header", "players", "seats"),
+    [
+        (FOUR_CORNERS, "players 2", 2, range(2, 5)),  # as "The Antilles": four spawns
+        (EIGHT_ON_THE_RIM, "players 2", 2, range(2, 9)),  # as the eight-player test map
+        (EIGHT_ON_THE_RIM, "players 3", 3, range(2, 9)),  # as close-combat
+        (TEN, "players 8", 8, range(2, 9)),
+        (FOUR_CORNERS, "players 6", 6, range(2, 5)),  # a header above the spawns
+    ],
+)
+def test_a_map_seats_2_up_to_its_spawn_count_whatever_its_header_says(
+    tiles: tuple[str, ...], header: str, players: int, seats: range
+) -> None:
+    found = read_skyportmap(_drawn(tiles, header))
+    assert found.tiles == tiles
+    assert found.players == players  # the count it was drawn for, kept
+    assert found.seats() == seats
+    assert found.to_json()["seats"] == [seats[0], seats[-1]]
+
+
+def test_a_header_line_is_read_up_to_its_number_and_a_comment_after_it_is_ignored() -> None:
+    text = _drawn(
+        FOUR_CORNERS,
+        "players 4\t     # This map is for four players",
+        "size 5 \t     # Size from the top corner",
+    )
+    found = read_skyportmap(text)
+    assert (found.players, found.size, found.tiles) == (4, 5, FOUR_CORNERS)
+    for header in ("players # 4", "players four", "players", "players 9 # nine"):
+        with pytest.raises(MapError, match="players"):
+            read_skyportmap(_drawn(FOUR_CORNERS, header))
+
+
+def test_a_map_without_a_spawn_stays_a_clear_error() -> None:
+    void = tuple("V" * 5 for _ in range(5))
+    with pytest.raises(MapError) as caught:
+        read_skyportmap(_drawn(void, "players 2"))
+    assert caught.value.code == "bad_map"
+    assert "The map has 0 spawn tiles; every player needs one" in caught.value.message
+    one = ("SVVVV",) + tuple("V" * 5 for _ in range(4))
+    with pytest.raises(MapError, match="1 spawn tile;"):
+        read_skyportmap(_drawn(one, "players 2"))
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_match_on_a_map_with_spare_spawns_leaves_them_empty_and_plays(seats: int) -> None:
+    # cross-4 is a shipped map of four spawns; two or three seats take some of them.
+    state = engine.new_game(seed=5, seats=seats, ruleset="skyport", options={"map": "cross-4"})
+    spawns = {tuple(p["spawn"]) for p in state["players"]}
+    assert len(spawns) == seats and spawns <= set(shipped("cross-4").spawns())
+    state = engine.apply(
+        state, [{"seat": s, "turn": 0, "loadout": ["laser", "mortar"]} for s in state["awaiting"]]
+    ).state
+    while not state["over"]:
+        seat = state["awaiting"][0]
+        state = engine.apply(state, [engine.bot_orders("prospector", state, seat)]).state
+    assert state["round"] == state["rounds"] and state["winners"]

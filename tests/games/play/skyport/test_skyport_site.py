@@ -20,6 +20,7 @@ import engine
 from engine.skyport import resolve as sk
 from games import presentation, services
 from games.models import Match, Orders, Resolution, Turn
+from games.play.skyport.forms import LOADOUT_NOTE, PLAY_NOTE
 
 pytestmark = pytest.mark.django_db
 
@@ -106,14 +107,24 @@ def test_the_create_form_asks_rounds_map_and_two_to_eight_seats(player):
     assert 'name="turn_seconds"' in html
 
 
-def test_a_shipped_map_for_other_seats_is_an_error_beside_the_map(player):
-    data = {"game": SKYPORT, "seat_count": 2, "turn_seconds": 60, "option_rounds": 10}
-    data |= {"option_map": "cross-4", "seat_2": "random"}
+def test_a_shipped_map_for_more_seats_than_its_spawns_is_an_error_beside_the_map(player):
+    data = {"game": SKYPORT, "seat_count": 5, "turn_seconds": 60, "option_rounds": 10}
+    data |= {"option_map": "cross-4"} | {f"seat_{i}": "random" for i in range(2, 6)}
     response = client_for(player).post(reverse("games:match-create"), data)
     assert response.status_code == 400 and not Match.objects.exists()
     block = _field_block(response.content.decode(), "option_map")
     assert 'class="form-field invalid"' in block
-    assert "The map cross-4 is for 4 players, not 2" in _text(block)
+    assert "The map cross-4 has 4 spawn tiles: it takes 2 to 4 players, not 5" in _text(block)
+
+
+def test_a_shipped_map_takes_fewer_seats_than_its_spawns(player):
+    data = {"game": SKYPORT, "seat_count": 3, "turn_seconds": 60, "option_rounds": 5}
+    data |= {"option_map": "cross-4", "seat_2": "random", "seat_3": "prospector"}
+    response = client_for(player).post(reverse("games:match-create"), data)
+    match = Match.objects.get()
+    assert response.status_code == 302 and match.options == {"rounds": 5, "map": "cross-4"}
+    assert match.seat_count == 3 and match.status == Match.Status.RUNNING
+    assert len(match.state["players"]) == 3
 
 
 @pytest.mark.parametrize("rounds", ["4", "101", "many"])
@@ -174,7 +185,7 @@ def test_the_loadout_phase_shows_each_player_only_its_own_choice(duel, player, o
     assert f'data-size="{duel.state["size"]}"' in board and 'data-viewer="1"' in board
     assert 'data-phase="loadout"' in board and board.count('<g class="sp-player seat-') == 2
     assert '<select name="loadout_1"' in html and 'name="type_0"' not in html
-    assert presentation.get(SKYPORT).orders_note[:40] in html
+    assert LOADOUT_NOTE in html and PLAY_NOTE not in html
     sent = _post(client_for(player), duel, turn=0, loadout_1=SECRET[0], loadout_2=SECRET[1])
     assert sent.status_code == 302
     drain(duel, emails=False)
