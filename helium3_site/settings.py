@@ -398,7 +398,12 @@ if env_bool("BEHIND_TLS_PROXY", False):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refusal_one_line": {"()": "helium3_site.logfilters.RefusalOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {
+        "axes": {"level": "WARNING"},
+        # A 403 is one line, as every other 4xx (no PermissionDenied traceback).
+        "django.request": {"filters": ["refusal_one_line"]},
+    },
 }
