@@ -368,6 +368,8 @@ RESOLVE_GRACE_SECONDS = _positive_int("RESOLVE_GRACE_SECONDS", 20)
 # Missed turns in a row after which a built-in bot takes the seat.
 MISSED_TURNS_BEFORE_BOT = _positive_int("MISSED_TURNS_BEFORE_BOT", 3)
 STANDIN_BOT = env.str("STANDIN_BOT", default="random")
+# Ratings (games/compete): a rating not played for this many days leaves the leaderboards.
+RATING_ACTIVE_DAYS = _positive_int("RATING_ACTIVE_DAYS", 90)
 
 # --- fault tests only (games/faults.py) ------------------------------------------------
 # Empty in production. A fault test names a step here to pause the first process

@@ -37,6 +37,8 @@ OPERATIONS = [
     ("POST", "/api/v1/matches/{match_id}/orders/"),
     ("GET", "/api/v1/matches/{match_id}/history/"),
     ("GET", "/api/v1/matches/{match_id}/replay/"),
+    ("GET", "/api/v1/ratings/{game}/"),
+    ("GET", "/api/v1/players/{username}/"),
 ]
 
 
@@ -54,7 +56,7 @@ def world(player: Any, opponent: Any, settings: Any) -> dict[str, Any]:
     waiting = services.match_create(creator=opponent, seat_count=2, turn_seconds=3600)
     services.seat_join(match_id=waiting.pk, user=player)
     finished = services.match_create(
-        creator=player, seat_count=2, bots=["random"], length_ms=1000, public=False
+        creator=player, seat_count=2, bots=["random"], length_ms=1000, public=False, rated=True
     )
     for _ in range(100):
         drain(finished, emails=False)
@@ -139,5 +141,13 @@ def _fuzz(operation: Any, mode: GenerationMode, world: dict[str, Any]) -> None:
             for match_id in world["matches"]:
                 case.path_parameters = {**case.path_parameters, "match_id": match_id}
                 case.call_and_validate(headers=headers, excluded_checks=excluded)
+        # Real names too: a game with ratings, a player and a built-in bot with one.
+        for name, real in (("game", ["helium3"]), ("username", ["alice", "bot:random"])):
+            if name in (case.path_parameters or {}) and not case.meta.is_negative_at(
+                ParameterLocation.PATH
+            ):
+                for value in real:
+                    case.path_parameters = {**case.path_parameters, name: value}
+                    case.call_and_validate(headers=headers, excluded_checks=excluded)
 
     check()
