@@ -177,6 +177,7 @@ def board_context(page: selectors.MatchPage) -> dict[str, Any]:
     if view is None:
         return context
     context["progress"] = presentation.get(page.match.ruleset).progress(view)
+    context["seat_details"] = presentation.get(page.match.ruleset).seat_details(view)
     context["figures"] = presentation.get(page.match.ruleset).figures(page.match, view)
     viewer = page.seat.number if page.seat else None
     match = page.match

@@ -21,22 +21,39 @@
   // The platform's part of the page (games/page.js): polls, movies, the replay.
   var mp = window.matchPage;
   var DIRS = {up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0]};
-  var KINDS = ["engine", "radar", "shield", "gun", "cannon"];
+  /* The parts as the engine has them (engine/arena/state.py): gun and cannon are both of
+     the kind "weapon", so a robot has one of them at most. The page's hints carry the
+     engine's own table and capacity, which replace these when present. */
+  var KINDS = ["engine", "radar", "shield", "weapon"];
   var PARTS = {
     engine1: {kind: "engine", cap: 2, value: 2}, engine2: {kind: "engine", cap: 4, value: 4}, engine3: {kind: "engine", cap: 6, value: 6},
     radar1: {kind: "radar", cap: 2, value: 1}, radar2: {kind: "radar", cap: 4, value: 3}, radar3: {kind: "radar", cap: 6, value: 6},
     shield1: {kind: "shield", cap: 2, value: 2}, shield2: {kind: "shield", cap: 4, value: 4}, shield3: {kind: "shield", cap: 6, value: 8},
-    gun: {kind: "gun", cap: 2, value: 3}, cannon: {kind: "cannon", cap: 4, value: 1}
+    gun: {kind: "weapon", cap: 2, value: 3}, cannon: {kind: "weapon", cap: 4, value: 8}
   };
   var CAPACITY = 10, BASE_HEALTH = 10;
-  var RANGE = {gun: 3, cannon: 1}, DAMAGE = {gun: 3, cannon: 8};
+  var RANGE = {gun: 3, cannon: 1};
   var WHAT = {
     engine: function (p) { return p.value + " steps a turn"; },
     radar: function (p) { return "scans " + p.value + " cell" + (p.value === 1 ? "" : "s") + " around"; },
     shield: function (p) { return "+" + p.value + " health"; },
-    gun: function () { return "hits for 3 within 3 cells, every turn"; },
-    cannon: function () { return "hits for 8 within 1 cell, every second turn"; }
+    weapon: function (p, name) {
+      var r = RANGE[name];
+      return "hits for " + p.value + " within " + r + " cell" + (r === 1 ? "" : "s") + (name === "cannon" ? ", every second turn" : ", every turn");
+    }
   };
+  function takeEngineTable(h) {
+    if (!h || !h.parts || typeof h.parts !== "object") return;
+    var parts = {}, kinds = [];
+    Object.keys(h.parts).forEach(function (name) {
+      var p = h.parts[name];
+      parts[name] = {kind: p.kind, cap: +p.capacity, value: +p.strength};
+      if (kinds.indexOf(p.kind) < 0) kinds.push(p.kind);
+    });
+    PARTS = parts; KINDS = kinds;
+    if (+h.capacity) CAPACITY = +h.capacity;
+    if (h.ranges && typeof h.ranges === "object") RANGE = h.ranges;
+  }
   var $ = mp.dom.$, el = mp.dom.el, html = mp.dom.html, setText = mp.dom.setText;
   function key(x, y) { return x + "," + y; }
   function cheb(a, b) { return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])); }
@@ -75,11 +92,19 @@
     var x0 = Math.max(0, c[0] - r), y0 = Math.max(0, c[1] - r), x1 = Math.min(this.w - 1, c[0] + r), y1 = Math.min(this.h - 1, c[1] + r), m = this.margin, u = this.cell;
     return el("rect", {"class": cls, x: m + x0 * u, y: m + y0 * u, width: (x1 - x0 + 1) * u, height: (y1 - y0 + 1) * u}, layer || this.plan);
   };
+  /* What the seat knows of cell c, from its view's knowledge as the server drew it: empty,
+     an obstacle or seat N's robot, seen at turn T (the board's turn less the cell's age),
+     or never scanned. */
   Board.prototype.describe = function (c) {
-    var t = this.cells[key(c[0], c[1])]; if (!t) return "";
-    var s = this.robotAt(c), words = {unknown: "not scanned", empty: "empty", obstacle: "an obstacle", robot: "a robot"};
-    var age = t.age === "" || t.age === undefined ? "" : t.age === "0" ? ", scanned this turn" : ", scanned " + t.age + " turn" + (t.age === "1" ? "" : "s") + " ago";
-    return "(" + c[0] + ", " + c[1] + "): " + (s ? (s === this.own ? "your robot" : "seat " + s + "'s robot") : words[t.kind] || t.kind) + age + ".";
+    var t = this.cells[key(c[0], c[1])], where = "(" + c[0] + ", " + c[1] + "): ";
+    if (!t) return "";
+    var s = this.robotAt(c);
+    if (s && s === this.own) return where + "your robot.";
+    if (t.kind === "unknown" || t.age === "" || t.age === undefined) return where + "unknown: never scanned.";
+    var seat = +(t.el.dataset.seat || 0) || (t.kind === "robot" ? s : 0);
+    var what = t.kind === "robot" ? (seat ? "robot of seat " + seat : "a robot") : t.kind === "obstacle" ? "obstacle" : "empty";
+    var turn = (+this.svg.dataset.turn || 0) - (+t.age || 0);
+    return where + what + ", seen at turn " + turn + (t.age === "0" ? " (this turn)." : " (" + t.age + " turn" + (t.age === "1" ? "" : "s") + " ago).");
   };
   /* The cells a walk of at most n steps reaches, each with its shortest path, around
      known obstacles and robots (a cell never scanned may be walked into: the engine says). */
@@ -234,7 +259,7 @@
       health: BASE_HEALTH + (by.shield ? by.shield.value : 0),
       steps: by.engine ? by.engine.value : 0,
       radar: by.radar ? by.radar.value : 0,
-      weapons: ["gun", "cannon"].filter(function (w) { return by[w]; })
+      weapons: parts.filter(function (p) { return PARTS[p].kind === "weapon"; })
     };
   }
   function submitJson(obj, sent) {
@@ -246,8 +271,32 @@
     if (f.requestSubmit) f.requestSubmit(); else f.submit();
   }
 
+  /* Why a part cannot go in now (it would pass the capacity), or "". */
+  function refusalOf(p) {
+    var parts = chosenParts(), k = PARTS[p].kind, other = planner.chosen[k] ? PARTS[planner.chosen[k]].cap : 0;
+    var n = used(parts) - other + PARTS[p].cap;
+    if (planner.chosen[k] === p || n <= CAPACITY) return "";
+    return p + " takes " + PARTS[p].cap + " of the capacity: with " + parts.filter(function (q) { return PARTS[q].kind !== k; }).join(", ") +
+      " it would be " + n + " of " + CAPACITY + ". Take a smaller part out first.";
+  }
+  function refuse(text) {
+    var box = $("#ar-refusal"); if (!box) return;
+    box.replaceChildren();
+    if (text) box.append(html("p", {}, text));
+    box.hidden = !text;
+  }
+  /* The plain form's parts, ticked as the cards are (and its capacity used with them). */
+  function plainBoxes() { var f = ordersForm(); return f ? Array.prototype.slice.call(f.querySelectorAll('input[name="parts"]')) : []; }
+  function syncPlain(parts, n) {
+    plainBoxes().forEach(function (b) {
+      var p = b.value; if (!PARTS[p]) return;
+      b.checked = parts.indexOf(p) >= 0;
+      b.disabled = !b.checked && !!refusalOf(p);
+    });
+    var out = $("#id_capacity output"); if (out) setText(out, String(n));
+  }
   function buildBuild(bar) {
-    var cards = html("div", {id: "ar-cards", "class": "ar-cards", role: "group", "aria-label": "Parts: at most one of each kind, within a capacity of 10"});
+    var cards = html("div", {id: "ar-cards", "class": "ar-cards", role: "group", "aria-label": "Parts: at most one of each kind, within a capacity of " + CAPACITY});
     KINDS.forEach(function (kind) {
       var group = html("fieldset", {"class": "ar-kind", "data-kind": kind});
       group.append(html("legend", {}, kind.charAt(0).toUpperCase() + kind.slice(1)));
@@ -256,24 +305,41 @@
         var box = html("input", {type: "checkbox", id: id, value: p, name: "ar-part"});
         box.addEventListener("change", function () {
           if (box.checked) planner.chosen[kind] = p; else if (planner.chosen[kind] === p) delete planner.chosen[kind];
+          refuse("");
           render();
         });
+        // A disabled box takes no click: the card says why, beside the cards.
+        card.addEventListener("click", function () { if (box.disabled) refuse(refusalOf(p)); });
         var title = html("span", {"class": "ar-card-title"}); title.append(box, " " + p);
-        card.append(title, html("span", {"class": "ar-cap"}, "capacity " + PARTS[p].cap), html("small", {}, WHAT[kind](PARTS[p])));
+        card.append(title, html("span", {"class": "ar-cap"}, "capacity " + PARTS[p].cap), html("small", {}, WHAT[kind] ? WHAT[kind](PARTS[p], p) : ""));
         group.append(card);
       });
       cards.append(group);
     });
+    // What the server refused (the form's errors, below the board) is shown here too.
+    var said = [];
+    document.querySelectorAll("#orders-form .errorlist li").forEach(function (li) { if (li.textContent.trim()) said.push(li.textContent.trim()); });
+    var refusal = html("div", {id: "ar-refusal", "class": "action-error ar-refusal", role: "alert"});
+    refusal.hidden = true;
     var meter = html("div", {"class": "ar-meter"});
-    var bar2 = html("div", {id: "ar-capacity", "class": "ar-capacity", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(CAPACITY), "aria-label": "Capacity used"});
+    var bar2 = html("div", {id: "ar-capacity", "class": "ar-capacity", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(CAPACITY), "aria-labelledby": "ar-used-label"});
     bar2.append(html("div", {"class": "ar-fill"}));
-    meter.append(bar2, html("span", {id: "ar-used", "class": "ar-used"}, "0 of " + CAPACITY));
+    meter.append(html("span", {id: "ar-used-label", "class": "ar-used-label"}, "Capacity used"), bar2, html("span", {id: "ar-used", "class": "ar-used"}, "0 of " + CAPACITY));
     var send = html("button", {type: "button", "class": "send", id: "bar-send"}, "Send the robot");
     send.addEventListener("click", function () { submitJson({build: chosenParts()}); });
     var tools = html("div", {"class": "plan-tools"}); tools.append(send);
     bar.replaceChildren(
-      html("p", {id: "ar-help", "class": "plan-help", "aria-live": "polite"}, "Build your robot: one part of each kind at most, within a capacity of 10."),
-      cards, meter, html("dl", {id: "ar-stats", "class": "ar-stats"}), tools);
+      html("p", {id: "ar-help", "class": "plan-help", "aria-live": "polite"}, "Build your robot: one part of each kind at most, within a capacity of " + CAPACITY + "."),
+      cards, refusal, meter, html("dl", {id: "ar-stats", "class": "ar-stats"}), tools);
+    if (said.length) { refuse(said.join(" ")); refusal.scrollIntoView({block: "center"}); }
+    plainBoxes().forEach(function (b) {
+      b.addEventListener("change", function () {
+        var p = b.value, k = PARTS[p] && PARTS[p].kind; if (!k) return;
+        if (b.checked) planner.chosen[k] = p; else if (planner.chosen[k] === p) delete planner.chosen[k];
+        refuse("");
+        render();
+      });
+    });
   }
   function button(id, text, fn) {
     var b = html("button", {type: "button", id: id}, text);
@@ -314,13 +380,15 @@
     if (planner.phase === "build") {
       var parts = chosenParts(), n = used(parts), s = stats(parts);
       document.querySelectorAll("#ar-cards .ar-card").forEach(function (c) {
-        var p = c.dataset.part, k = PARTS[p].kind, on = planner.chosen[k] === p;
-        var other = planner.chosen[k] ? PARTS[planner.chosen[k]].cap : 0;
+        var p = c.dataset.part, on = planner.chosen[PARTS[p].kind] === p;
         var box = $("input", c);
         box.checked = on; c.classList.toggle("chosen", on);
-        box.disabled = !on && n - other + PARTS[p].cap > CAPACITY;
+        box.disabled = !on && !!refusalOf(p);
         c.classList.toggle("too-big", box.disabled);
+        c.title = box.disabled ? refusalOf(p) : "";
       });
+      syncPlain(parts, n);
+      $("#bar-send").disabled = n > CAPACITY;
       var fill = $("#ar-capacity .ar-fill");
       fill.style.width = (100 * n / CAPACITY) + "%";
       $("#ar-capacity").setAttribute("aria-valuenow", String(n));
@@ -331,7 +399,7 @@
         var d = html("div", {"class": "ar-stat"}); d.append(html("dt", {}, row[0]), html("dd", {"data-stat": row[0]}, String(row[1])));
         dl.append(d);
       });
-      help(parts.length ? "Your robot: " + parts.join(", ") + " (" + n + " of 10). Send it, or change parts." : "Build your robot: one part of each kind at most, within a capacity of 10.");
+      help(parts.length ? "Your robot: " + parts.join(", ") + " (" + n + " of " + CAPACITY + "). Send it, or change parts." : "Build your robot: one part of each kind at most, within a capacity of " + CAPACITY + ".");
       return;
     }
     var b = matchBoard(); if (!b) return;
@@ -351,7 +419,7 @@
     left.replaceChildren("Steps left this turn: ", html("strong", {id: "ar-steps-left"}, String(me.steps_left)),
       me.health !== null && me.health !== undefined ? " · health " + me.health + (me.max_health ? " of " + me.max_health : "") : "",
       " · " + (me.shot ? "fired this turn" : ready(me).length ? ready(me).join(" and ") + " ready" : has(me, "cannon") ? "cannon reloading" : "no weapon"));
-    if (!$("#ar-help").textContent) help(canMove ? "Click a lit cell to move there, or choose a step." : "Scan, shoot or end the turn.");
+    if (!$("#ar-help").textContent) help(canMove ? "Choose a step: Move lights the cells you can walk to." : "Scan, shoot or end the turn.");
     draw();
   }
   /* The step's reach on the board: the radar square, the cells a walk reaches, the cells in range. */
@@ -383,23 +451,25 @@
       }
     }
   }
+  /* A click sends a step only when that step is chosen and the cell is lit for it;
+     any other click says what the seat knows of the cell. */
   function clickCell(b, c) {
-    setText($("#cell-info"), b.describe(c));
+    var known = b.describe(c);
+    setText($("#cell-info"), known);
     if (!planner.on || planner.phase !== "play" || planner.sending) return;
     var me = myRobot(b, planner.seat); if (!me.at) return;
     var m = planner.mode;
-    if (m === null && me.steps_left > 0 && partOf(me, "engine")) m = "move";
     if (m === "move") {
       var path = b.reach(me.at, me.steps_left)[key(c[0], c[1])];
-      if (!path) { help(c[0] === me.at[0] && c[1] === me.at[1] ? "Your robot stands there." : "Out of reach: the lit cells are those a walk of " + me.steps_left + " steps reaches."); planner.mode = "move"; render(); return; }
+      if (!path) { help(known + " Not lit: a walk of " + me.steps_left + " step" + (me.steps_left === 1 ? "" : "s") + " does not reach it."); return; }
       help("Moving " + path.join(", ") + "…");
       submitJson({step: {type: "move", path: path}}, sentStep({type: "move", path: path}));
     } else if (m === "shoot") {
       var d = cheb(me.at, c);
-      if (d < 1 || d > shotRange(me)) { help("Out of range: the lit cells are within " + shotRange(me) + "."); return; }
+      if (d < 1 || d > shotRange(me)) { help(known + " Not lit: the lit cells are within " + shotRange(me) + "."); return; }
       help("Firing at (" + c[0] + ", " + c[1] + ")…");
       submitJson({step: {type: "shoot", target: [c[0], c[1]]}}, sentStep({type: "shoot", target: [c[0], c[1]]}));
-    }
+    } else help(known + " Choose Move or Shoot to act on a cell.");
   }
   function cellOf(e) {
     var svg = e.target && e.target.closest ? e.target.closest("svg.board") : null, ctm = svg && svg.getScreenCTM();
@@ -451,12 +521,14 @@
       planner.turn = turn; planner.stepNo = stepNo; planner.phase = phaseOf();
       planner.mode = null; planner.hover = null; planner.preview = null; planner.sending = false; planner.chosen = {};
       if (planner.phase === "build") {
+        takeEngineTable(pageView());
         try {
           var o = JSON.parse(box.value || "{}");
           (o.build || []).forEach(function (p) { if (PARTS[p]) planner.chosen[PARTS[p].kind] = p; });
         } catch (err) { /* the player's own text */ }
-        // A build already sent shows as the plain form's ticked parts.
-        f.querySelectorAll('input[name="parts"]:checked').forEach(function (b) { if (PARTS[b.value] && !planner.chosen[PARTS[b.value].kind]) planner.chosen[PARTS[b.value].kind] = b.value; });
+        // A build already sent shows as the plain form's ticked parts (unless the JSON
+        // box holds the build just sent: the cards then show it, with its refusal).
+        if (!chosenParts().length) f.querySelectorAll('input[name="parts"]:checked').forEach(function (b) { if (PARTS[b.value] && !planner.chosen[PARTS[b.value].kind]) planner.chosen[PARTS[b.value].kind] = b.value; });
         buildBuild(bar);
       } else buildPlay(bar);
     }
