@@ -182,6 +182,9 @@ class Presentation:
     place: str = "The board"
     # How long a match usually lasts, for the lobby's card ("" unsaid).
     length: str = ""
+    # What a spectator is not shown, said beside "You are watching (spectator view: ...)"
+    # ("no shields are shown"; "" for a game that hides nothing from spectators).
+    spectator_note: str = ""
 
 
 def register(name: str, package: str) -> None:

@@ -12,3 +12,21 @@ register = template.Library()
 @register.filter
 def game_title(name: str) -> str:
     return catalog.title(name)
+
+
+@register.filter
+def spectator_note(name: str) -> str:
+    """What a spectator of a match of `name` is not shown ("" nothing): {{
+    match.ruleset|spectator_note }} -> "no shields are shown"."""
+    from games import presentation
+
+    return presentation.get(name).spectator_note if name in catalog.names() else ""
+
+
+@register.simple_tag
+def games_said() -> str:
+    """Every game here, as a sentence says them: "Helium 3, Halite and Skyport"."""
+    titles = [catalog.title(n) for n in catalog.names()]
+    if len(titles) <= 1:
+        return "".join(titles)
+    return ", ".join(titles[:-1]) + f" and {titles[-1]}"

@@ -19,9 +19,11 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+import engine
 from engine import EngineError
 from games import presentation, selectors, services, viewers
 from games.errors import ServiceError
+from games.forms import LENGTH_OPTION
 from games.models import Match, Seat
 from games.services.rematch import match_rematch as match_rematch_create
 from games.viewers import Viewer
@@ -59,8 +61,19 @@ def _detail(
         "seat": seat,
         **board_context(page),
         **orders_context(page, form),
+        **header_context(match, page.seats),
     }
     return render(request, "games/match_detail.html", context, status=status)
+
+
+def header_context(match: Match, seats: list[Seat]) -> dict[str, Any]:
+    """The header line's and the legend's words that differ by game: what a spectator
+    is not shown, whether a battle clock times the match, the seats it has."""
+    return {
+        "spectator_note": presentation.get(match.ruleset).spectator_note,
+        "timed": any(o.name == LENGTH_OPTION for o in engine.ruleset(match.ruleset).options),
+        "legend_seats": sorted(s.number for s in seats),
+    }
 
 
 # The match page is cached per viewer under its version (selectors.PageVersion: the

@@ -54,6 +54,7 @@ def picture() -> SafeString:
 PRESENTATION = Presentation(
     name="helium3",
     title="Helium 3",
+    spectator_note="no shields are shown",
     blurb="Command a squad of mining robots on the moon and be the richest when the "
     "battle clock runs out. Two actions a turn: mine, arm, shield in secret, fire.",
     board=board.render_board,

@@ -80,6 +80,7 @@ PRESENTATION = Presentation(
     max_actions=orders.MAX_ACTIONS,
     timing=TIMING,
     place="The moon",
+    spectator_note="no shields are shown",
     progress=progress,
     length=f"{engine.ruleset('helium3-remake').resolve_options({})['rounds']} rounds: "
     "one turn each per round",
