@@ -16,6 +16,7 @@ Using it::
     shown.length                              # how long a match usually lasts ("" unsaid)
     shown.board(view, caption="...")          # SafeString: the server-side SVG (or text)
     shown.lost(view)                          # pieces gone from the board, for the list beside it
+    shown.seat_details(view)                  # SafeString: the panel's table of each seat's own figures
     shown.figures(match, view, replay=False)  # SafeString: the panel's figures over the turns
     shown.decided(final_view, names)          # one sentence: what decided a finished match
     shown.seat_records(final, turns)          # {seat: {"won", "final_money", ...}} at the end
@@ -92,6 +93,10 @@ def _no_progress(view: dict[str, Any]) -> str:
     return ""
 
 
+def _no_details(view: dict[str, Any]) -> SafeString:
+    return SafeString("")
+
+
 def _no_figures(match: Any, view: dict[str, Any], *, replay: bool = False) -> SafeString:
     return SafeString("")
 
@@ -159,6 +164,9 @@ class Presentation:
     # progress(view) -> how far the match has come, for a game not timed by the
     # battle clock ("Round 3 of 20"); "" shows the battle clock.
     progress: Callable[[dict[str, Any]], str] = _no_progress
+    # seat_details(view) -> the panel's table of what each seat holds beyond its score
+    # (health, resources, weapons), from the viewer's view only ("" none).
+    seat_details: Callable[[dict[str, Any]], SafeString] = _no_details
     # figures(match, view, replay=) -> the panel's figures of each seat over the turns up
     # to the view's (charts), read by the game from the match's stored turns as the
     # viewer may see them, in a constant number of queries ("" none). `replay`: the

@@ -18,7 +18,7 @@ import engine
 from engine.skyport.resolve import LOADOUT_MS, SLOT_MS
 from engine.skyport.state import WEAPONS
 from games import records
-from games.play.skyport import board, rules, sentences
+from games.play.skyport import board, panel, rules, sentences
 from games.play.skyport.forms import ACTION_TYPES, MAX_ACTIONS, OrdersForm
 from games.presentation import Presentation
 
@@ -118,9 +118,6 @@ PRESENTATION = Presentation(
     board=board.board,
     sentences=sentences.sentences,
     orders_form=OrdersForm,
-    orders_note="First choose two different weapons (every seat at once; you may change "
-    "your choice until all have chosen). Then, on your turn, up to three actions; an "
-    "attack ends the turn, and each action left unused adds a fifth to its damage.",
     orders_initial=orders_initial,
     rules_template="play/skyport/rules.html",
     rules_context=rules.rules_context,
@@ -130,6 +127,7 @@ PRESENTATION = Presentation(
     stylesheet="play/skyport/board.css",
     decided=decided,
     progress=progress,
+    seat_details=panel.seat_details,
     hints=planner_hints,
     max_actions=MAX_ACTIONS,
     timing={"SLOT_MS": SLOT_MS, "LOADOUT_MS": LOADOUT_MS},

@@ -185,6 +185,33 @@ def centre(j: int, k: int, size: int) -> tuple[float, float]:
     return x0 + 1.5 * R * (k - j), y0 + H * (j + k)
 
 
+def crop(tiles: list[str], size: int) -> tuple[float, float, float, float]:
+    """The part of the viewBox the map's ground takes (every tile but the void around
+    it), with a small margin: the board shows that, so a map ringed by void fills its
+    frame. The coordinates along the edges are outside it (shown on request: the board
+    script then sets the whole viewBox)."""
+    x0, y0 = origin(size)
+    xs: list[float] = []
+    ys: list[float] = []
+    for j in range(size):
+        row = tiles[j] if j < len(tiles) else ""
+        for k in range(size):
+            if k < len(row) and row[k] in TILE_COLOURS and row[k] != "V":
+                xs.append(x0 + 1.5 * R * (k - j))
+                ys.append(y0 + H * (j + k))
+    width, height = extent(size)
+    if not xs:
+        return 0.0, 0.0, width, height
+    pad = R / 6
+    left, top = max(0.0, min(xs) - R - pad), max(0.0, min(ys) - H - pad)
+    right, bottom = min(width, max(xs) + R + pad), min(height, max(ys) + H + pad)
+    return left, top, right - left, bottom - top
+
+
+def _box(box: tuple[float, float, float, float]) -> str:
+    return " ".join(_num(v) for v in box)
+
+
 def _defs(ident: str) -> str:
     parts = ["<defs>"]
     for letter, (ground, mark) in TILE_COLOURS.items():
@@ -209,6 +236,11 @@ _STYLE = (
     "svg.skyport-board .sp-spawn circle{fill:none;stroke-width:2}"
     "svg.skyport-board .sp-spawn text{font:700 9px system-ui,sans-serif;fill:#fff;"
     "text-anchor:middle}"
+    "svg.skyport-board .sp-mark{stroke:#ffd23f;stroke-width:1.2}"
+    "svg.skyport-board .sp-mark.m-lit{fill:rgb(255 80 80/.55)}"
+    "svg.skyport-board .sp-mark.m-main{fill:rgb(255 120 40/.8)}"
+    "svg.skyport-board .sp-mark.m-area{fill:rgb(255 170 60/.45);stroke:none}"
+    "svg.skyport-board .sp-mark.m-path{fill:rgb(124 242 255/.4);stroke:#7cf2ff}"
     "svg.skyport-board .sp-player path{stroke:#0b0d11;stroke-width:1.2}"
     "svg.skyport-board .sp-bar{fill:#0b0d11}"
     "svg.skyport-board .sp-hp{fill:#7ddc6a}"
@@ -218,6 +250,9 @@ _STYLE = (
     "svg.skyport-board .sp-axis{font:600 8px system-ui,sans-serif;fill:#aab3c0;"
     "text-anchor:middle}"
     "svg.skyport-board .sp-axis .name{font-style:italic;fill:#dde3ea}"
+    # The coordinates are for programmers: shown when the page asks (html.sp-coords).
+    "svg.skyport-board .sp-axis{display:none}"
+    ".sp-coords svg.skyport-board .sp-axis{display:inline}"
     + "".join(
         f"svg.skyport-board .seat-{s}{{fill:{c};stroke:{c};color:{c}}}"
         f"svg.skyport-board .sp-player.seat-{s} path{{fill:{c};stroke:#0b0d11}}"
@@ -276,9 +311,20 @@ def _summary(view: dict[str, Any]) -> str:
     return "; ".join(said)
 
 
-def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> SafeString:
+MARK_KINDS = ("lit", "main", "area", "path")
+
+
+def board(
+    view: dict[str, Any],
+    *,
+    caption: str = "",
+    ident: str = "board",
+    marks: dict[tuple[int, int], str] | None = None,
+) -> SafeString:
     """The SVG of one view. `ident` names its title, description and patterns, so
-    boards drawn side by side on one page keep distinct ids."""
+    boards drawn side by side on one page keep distinct ids. `marks` shades tiles
+    under the players, each by a kind of MARK_KINDS (a shot drawn on a still board:
+    the rules page's example)."""
     tiles: list[str] = view["tiles"]
     size = int(view.get("size") or len(tiles))
     resources: dict[str, int] = view.get("resources") or {}
@@ -293,6 +339,7 @@ def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> S
     }
 
     polygons: list[str] = []
+    marked: list[str] = []
     counts: list[str] = []
     spawns: list[str] = []
     for j in range(size):
@@ -314,6 +361,9 @@ def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> S
                 f'<polygon class="sp-tile t-{letter}" fill="url(#{ident}-p{letter})" '
                 f'points="{points}" data-j="{j}" data-k="{k}" data-cx="{x}" data-cy="{y}"/>'
             )
+            kind = (marks or {}).get((j, k))
+            if kind in MARK_KINDS:
+                marked.append(f'<polygon class="sp-mark m-{kind}" points="{points}"/>')
             if letter in RESOURCE_TILES:
                 remaining = resources.get(f"{j},{k}")
                 if remaining is not None:
@@ -357,8 +407,12 @@ def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> S
         f"left. {_summary(view)}."
     )
     phase = escape(str(view.get("phase", "")))
+    shown = crop(tiles, size)
+    whole = (0.0, 0.0, width, height)
     parts = [
-        f'<svg class="board skyport-board" viewBox="0 0 {_num(width)} {_num(height)}" '
+        f'<svg class="board skyport-board" viewBox="{_box(shown)}" '
+        f'data-box="{_box(shown)}" data-whole="{_box(whole)}" '
+        f'style="--sp-ratio:{shown[2] / shown[3]:.3f}" '
         f'role="img" aria-labelledby="{ident}-title {ident}-desc" data-size="{size}" '
         f'data-hex="{_num(R)}" data-phase="{phase}" data-turn="{int(turn or 0)}" '
         f'data-viewer="{int(viewer) if viewer is not None else ""}" '
@@ -370,6 +424,8 @@ def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> S
         f'<rect class="sp-frame" width="{_num(width)}" height="{_num(height)}" rx="8"/>',
         '<g class="sp-tiles">',
         *polygons,
+        '</g><g class="sp-marks" aria-hidden="true">',
+        *marked,
         '</g><g class="sp-count" aria-hidden="true">',
         *counts,
         '</g><g class="sp-spawns" aria-hidden="true">',

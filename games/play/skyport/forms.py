@@ -41,6 +41,17 @@ SEQUENCE_MAX_TEXT = 200
 MAX_ORDERS_JSON = 10_000
 _SEPARATORS = re.compile(r"[\s,;]+")
 _NONE = [("", "—")]
+# What the form asks for, said in the phase it is asked: the loadout's note is gone
+# once the loadouts are chosen.
+LOADOUT_NOTE = (
+    "Choose two different weapons for the whole match (every seat at once; you may change "
+    "your choice until all have chosen)."
+)
+PLAY_NOTE = (
+    f"Up to {MAX_ACTIONS} actions, in order; an attack ends the turn, and each action left "
+    "unused adds a fifth to its damage."
+)
+PLANNED_NOTE = "Planned on the board above: its Send button sends what its list shows."
 
 
 def parse_sequence(text: str) -> tuple[list[str], str | None]:
@@ -251,11 +262,16 @@ class OrdersForm(forms.Form):
             if sent
             else ""
         )
-        return mark_safe(hidden + self._rows())  # noqa: S308 - escaped here and in _rows
+        # Shown instead of the fields while the board's planner runs (board.css).
+        planned = f'<p class="sp-planned-note">{PLANNED_NOTE}</p>'
+        return mark_safe(planned + hidden + self._rows())  # noqa: S308 - escaped here and in _rows
 
     def _rows(self) -> str:
         if self.loadout:
-            parts = ['<fieldset class="sp-loadout"><legend>Your loadout: two weapons</legend>']
+            parts = [
+                f'<p class="note sp-note">{LOADOUT_NOTE}</p>',
+                '<fieldset class="sp-loadout"><legend>Your loadout: two weapons</legend>',
+            ]
             errors: list[str] = []
             for n in (1, 2):
                 field = self[f"loadout_{n}"]
@@ -264,7 +280,7 @@ class OrdersForm(forms.Form):
             parts.append(_errors(errors, "id_loadout_errors"))
             parts.append("</fieldset>")
             return "".join(parts)
-        parts = []
+        parts = [f'<p class="note sp-note">{PLAY_NOTE}</p>']
         for i in range(MAX_ACTIONS):
             parts.append(
                 f'<fieldset class="action sp-action" data-index="{i}">'

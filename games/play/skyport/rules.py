@@ -16,6 +16,7 @@ from engine.skyport import resolve as sk
 from engine.skyport import state as sk_state
 from engine.skyport.hexgrid import DIRECTIONS
 from games.models import TURN_SECONDS_MAX, TURN_SECONDS_MIN
+from games.play.skyport import diagrams
 from games.play.skyport.board import (
     SEAT_COLOURS,
     SEAT_NAMES,
@@ -161,5 +162,6 @@ def rules_context() -> dict[str, Any]:
         "turn_minutes_min": TURN_SECONDS_MIN // 60,
         "turn_days_max": TURN_SECONDS_MAX // 86_400,
         "missed_before_bot": settings.MISSED_TURNS_BEFORE_BOT,
-        "diagrams": {"example": example_board()},
+        "diagrams": {"example": example_board(), "compass": diagrams.compass()},
+        "worked": diagrams.worked_example(),
     }

@@ -124,12 +124,28 @@
     this.flash(c, "sp-blast-main", ms * 1.5);
     around(c).forEach(function (n) { self.flash(n, "sp-blast-area", ms * 1.5); });
   };
+  /* A number floating up from a tile. Each float keeps the band it sweeps while it
+     rises (its box from start to end) until it is removed; a new one takes the nearest place, above or
+     below, whose band crosses no living float's, so two never overlap whatever
+     their timing (a hit, a death and its penalty on one tile; a skip after them). */
   Stage.prototype.float = function (c, text, cls, ms) {
-    var xy = this.b.centre(c), u = this.b.unit;
+    var xy = this.b.centre(c), u = this.b.unit, rise = u * 0.6, life = Math.max(ms * 2.5, 700);
     var t = el("text", {"class": "sp-float " + (cls || ""), x: 0, y: 0, "font-size": u * 0.5, "text-anchor": "middle"}, this.b.fx);
     t.textContent = text;
-    t.style.transform = at(xy[0], xy[1] - u * 0.3);
-    gone(t, animate(t, [{transform: at(xy[0], xy[1] - u * 0.3), opacity: 1}, {transform: at(xy[0], xy[1] - u * 1.1), opacity: 0}], Math.max(ms * 2.5, 700), "ease-out"));
+    var box = t.getBBox ? t.getBBox() : {x: -u, y: -u * 0.4, width: 2 * u, height: u * 0.5};
+    var pad = u * 0.08, live = (this.b.fx.spFloats || []).filter(function (f) { return f.node.isConnected; });
+    var band = function (dy) {
+      var y = xy[1] - u * 0.3 + dy;
+      return {x1: xy[0] + box.x - pad, x2: xy[0] + box.x + box.width + pad, y1: y + box.y - rise - pad, y2: y + box.y + box.height + pad, y: y};
+    };
+    var step = box.height + rise + 2 * pad, spot = band(0);
+    for (var i = 1; i < 40 && live.some(function (f) { return f.x1 < spot.x2 && spot.x1 < f.x2 && f.y1 < spot.y2 && spot.y1 < f.y2; }); i++) {
+      spot = band((i % 2 ? -1 : 1) * Math.ceil(i / 2) * step);
+    }
+    spot.node = t;  // living until its animation ends and removes it
+    live.push(spot); this.b.fx.spFloats = live;
+    t.style.transform = at(xy[0], spot.y);
+    gone(t, animate(t, [{transform: at(xy[0], spot.y), opacity: 1}, {transform: at(xy[0], spot.y - rise), opacity: 0}], life, "ease-out"));
   };
   Stage.prototype.fire = function (e, speed) {
     var b = this.b, ms = Math.max(0, (e.duration_ms || 0) / speed), u = b.unit, self = this, p, xy;
@@ -636,6 +652,10 @@
     if (bar) bar.hidden = !planner.on;
     var own = f && $(".send", f);
     if (own && own !== $("#bar-send")) own.hidden = planner.on;
+    // One set of controls decides what is sent: while the planner runs, the plain
+    // form's fields are hidden (board.css) and its JSON only shows a refusal.
+    document.documentElement.classList.toggle("sp-planning", planner.on);
+    if (box) box.readOnly = planner.on;
     if (svg) svg.classList.toggle("sp-planning", planner.on);
     zoomBoard();
     if (!planner.on) return;
@@ -701,6 +721,43 @@
   function who(t) { return t.seat ? "seat " + t.seat + "'s turn" : "the loadouts"; }
   // The effects' tails (numbers floating away) get a moment after a turn's last event.
   var TAIL = 450;
+
+  /* ---- The coordinates: off unless asked, remembered in this browser ---- */
+  /* The server crops each board to its ground (data-box); the coordinates lie along the
+     whole diamond's edges (data-whole), so showing them shows the whole viewBox. */
+  var COORDS = "sp-coords";
+  function coordsOn() { try { return localStorage.getItem(COORDS) === "1"; } catch (err) { return false; } }
+  function frame(svg) {
+    var on = document.documentElement.classList.contains(COORDS), box = on ? svg.dataset.whole : svg.dataset.box;
+    if (!box || svg.getAttribute("viewBox") === box) return;
+    var v = box.split(" ").map(Number);
+    svg.setAttribute("viewBox", box);
+    if (v[3] > 0) svg.style.setProperty("--sp-ratio", (v[2] / v[3]).toFixed(3));
+  }
+  function frameAll() { document.querySelectorAll("svg.skyport-board[data-box]").forEach(frame); }
+  function initCoords() {
+    var box = $("#sp-coords"), wrap = $("#sp-coords-switch");
+    document.documentElement.classList.toggle(COORDS, coordsOn());
+    frameAll();
+    if (!box) return;
+    box.checked = coordsOn(); wrap.hidden = false;
+    box.addEventListener("change", function () {
+      try { localStorage.setItem(COORDS, box.checked ? "1" : "0"); } catch (err) { /* kept for this page only */ }
+      document.documentElement.classList.toggle(COORDS, box.checked);
+      frameAll();
+    });
+    // Boards the page brings later (a poll's, a movie's, the replay's) are framed alike.
+    new MutationObserver(function (changes) {
+      changes.forEach(function (c) {
+        c.addedNodes.forEach(function (n) {
+          if (n.nodeType !== 1) return;
+          if (n.matches("svg.skyport-board[data-box]")) frame(n);
+          else n.querySelectorAll("svg.skyport-board[data-box]").forEach(frame);
+        });
+      });
+    }).observe(document.body, {childList: true, subtree: true});
+  }
+  initCoords();
 
   if ($("#match") && $("#board-wrap svg.board")) initBoardInput();
   var started = mp.init({
