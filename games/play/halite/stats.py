@@ -176,7 +176,7 @@ def chart(kind: str, turns: list[dict[int, Figures]], seats: list[int], ident: s
 
 def _table(now: dict[int, Figures], seats: list[int]) -> str:
     rows = "".join(
-        f'<tr data-seat="{s}"><th scope="row"><svg viewBox="-11 -11 22 22" class="hl-chip" '
+        f'<tr data-hl-seat="{s}"><th scope="row"><svg viewBox="-11 -11 22 22" class="hl-chip" '
         f'aria-hidden="true"><path fill="{SEAT_COLOURS.get(s, "#fff")}" d="{shape_path(s, 9)}"/>'
         f'</svg> {s}<span class="vh"> ({SEAT_NAMES.get(s, "")} {SEAT_SHAPES.get(s, "")})</span>'
         f'</th><td class="num" data-kind="territory">{now.get(s, (0, 0, 0))[0]}</td>'

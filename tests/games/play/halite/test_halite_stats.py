@@ -46,7 +46,7 @@ def _table(html: str) -> dict[int, tuple[int, int, int]]:
     section = re.search(r'<section class="hl-stats".*?</section>', html, re.S)
     assert section, "no figures panel"
     rows = re.findall(
-        r'<tr data-seat="(\d)">.*?data-kind="territory">(\d+)</td>'
+        r'<tr data-hl-seat="(\d)">.*?data-kind="territory">(\d+)</td>'
         r'<td class="num" data-kind="strength">(\d+)</td>'
         r'<td class="num" data-kind="production">(\d+)</td>',
         section.group(0),

@@ -110,6 +110,33 @@
     this.count = board.territory();
     this.painted = {};  // "x,y" -> the paint of a cell that changed hands
   }
+  /* The turn plays on a layer of its own over the board: the pieces it moves (lifted
+     out of the board when first touched), the paint of the cells changing hands and the
+     effects. The board under it stays as the server drew it while the turn plays, so a
+     frame redraws that layer alone, not a 50 x 50 board's 2,500 pieces; the server's
+     board after the turn replaces both. */
+  Stage.prototype.layer = function () {
+    if (this.top) return this.top;
+    var svg = this.b.svg;
+    this.top = el("svg", {"class": "halite-board hl-overlay", viewBox: svg.getAttribute("viewBox"), "aria-hidden": "true"}, svg.parentNode, svg.nextSibling);
+    this.paint = el("g", {"class": "hl-paint"}, this.top);
+    this.lifted = el("g", {"class": "hl-pieces"}, this.top);
+    this.fx = el("g", {"class": "hl-fx"}, this.top);
+    this.place();
+    return this.top;
+  };
+  /* The layer exactly over the board's box (the board may sit in a scrolled, zoomed wrap). */
+  Stage.prototype.place = function () {
+    var svg = this.b.svg, wrap = svg.parentNode, a = svg.getBoundingClientRect(), w = wrap.getBoundingClientRect(), st = this.top.style;
+    st.left = (a.left - w.left - wrap.clientLeft + wrap.scrollLeft) + "px";
+    st.top = (a.top - w.top - wrap.clientTop + wrap.scrollTop) + "px";
+    st.width = a.width + "px"; st.height = a.height + "px";
+  };
+  Stage.prototype.lift = function (p) {
+    this.layer();
+    if (this.lifted && p.parentNode !== this.lifted) this.lifted.appendChild(p);
+    return p;
+  };
   Stage.prototype.find = function (c, seat, remove) {
     var list = this.at[key(c[0], c[1])] || [];
     for (var i = 0; i < list.length; i++) if (list[i].seat === seat) { var found = list[i]; if (remove) list.splice(i, 1); return found; }
@@ -117,14 +144,16 @@
   };
   Stage.prototype.put = function (c, entry) { var k = key(c[0], c[1]); (this.at[k] = this.at[k] || []).push(entry); };
   Stage.prototype.flash = function (c, cls, ms) {
-    var b = this.b, r = el("rect", {"class": cls, x: b.left(c[0]), y: b.top(c[1]), width: b.c, height: b.c}, b.fx);
+    this.layer();
+    var b = this.b, r = el("rect", {"class": cls, x: b.left(c[0]), y: b.top(c[1]), width: b.c, height: b.c}, this.fx);
     var a = animate(r, [{opacity: 1}, {opacity: 0}], ms, "ease-out");
     if (a) a.onfinish = function () { r.remove(); }; else r.remove();
   };
   Stage.prototype.paintCell = function (c, owner, ms) {
     var b = this.b, k = key(c[0], c[1]);
+    this.layer();
     if (this.painted[k]) this.painted[k].remove();
-    var r = this.painted[k] = el("rect", {"class": "hl-cap" + (owner ? " seat-" + owner : " neutral"), x: b.left(c[0]), y: b.top(c[1]), width: b.c, height: b.c}, b.paint);
+    var r = this.painted[k] = el("rect", {"class": "hl-cap" + (owner ? " seat-" + owner : " neutral"), x: b.left(c[0]), y: b.top(c[1]), width: b.c, height: b.c}, this.paint);
     animate(r, [{opacity: 0}, {opacity: 1}], ms);
   };
   Stage.prototype.fire = function (e, speed) {
@@ -133,7 +162,7 @@
       case "move": {
         entry = this.find(e.from, e.seat, true);
         if (!entry) break;
-        p = entry.el; baseOf(p);
+        p = this.lift(entry.el); baseOf(p);
         var ox = p.hlOff[0], oy = p.hlOff[1], dx = DX[e.direction] * c, dy = DY[e.direction] * c;
         var from = placed(p, ox, oy), to = placed(p, ox + dx, oy + dy);
         // The cell it leaves stays its seat's (a piece of strength 0): its territory wash stays.
@@ -141,7 +170,7 @@
         var sx = (e.to[0] - e.from[0] - DX[e.direction]) * c, sy = (e.to[1] - e.from[1] - DY[e.direction]) * c;
         if (wraps) {
           // Off one edge and in at the other: a copy leaves while the piece comes in.
-          var ghost = p.cloneNode(true); ghost.classList.add("hl-leaving"); b.fx.appendChild(ghost);
+          var ghost = p.cloneNode(true); ghost.classList.add("hl-leaving"); this.fx.appendChild(ghost);
           var g = animate(ghost, [{transform: from}, {transform: to}], ms);
           if (g) g.onfinish = function () { ghost.remove(); }; else ghost.remove();
           from = placed(p, ox + sx, oy + sy); to = placed(p, ox + dx + sx, oy + dy + sy);
@@ -157,12 +186,12 @@
         for (var i = list.length - 1; i >= 0; i--) {
           if (list[i].seat !== e.seat) continue;
           if (!keep) { keep = list[i]; continue; }
-          var gone = list.splice(i, 1)[0].el;
+          var gone = this.lift(list.splice(i, 1)[0].el);
           gone.style.opacity = 0;
           animate(gone, [{opacity: 1}, {opacity: 0}], ms);
         }
         if (keep) {
-          p = keep.el;
+          p = this.lift(keep.el);
           var cx = b.left(e.at[0]) + c / 2, cy = b.top(e.at[1]) + c / 2, rest = placed(p, p.hlOff[0], p.hlOff[1]);
           var grow = "translate(" + cx + "px," + cy + "px) scale(1.35) translate(" + -cx + "px," + -cy + "px) ";
           animate(p, [{transform: rest}, {transform: placed(p, p.hlOff[0], p.hlOff[1], grow)}, {transform: rest}], ms);
@@ -176,7 +205,7 @@
       case "destroyed":
         entry = this.find(e.at, e.seat, true);
         if (entry) {
-          entry.el.style.opacity = 0;
+          this.lift(entry.el).style.opacity = 0;
           animate(entry.el, [{opacity: 1}, {opacity: 0}], ms, "ease-in");
         }
         this.flash(e.at, "hl-boom", ms);
@@ -512,8 +541,8 @@
     var box = $("#hl-stats"); if (!box || !box.dataset.series) return;
     var all = box.hlSeries || (box.hlSeries = JSON.parse(box.dataset.series)), now = all[Math.min(k, all.length - 1)];
     if (!now) return;
-    box.querySelectorAll("tr[data-seat]").forEach(function (tr) {
-      var f = now[+tr.dataset.seat - 1] || [0, 0, 0];
+    box.querySelectorAll("tr[data-hl-seat]").forEach(function (tr) {
+      var f = now[+tr.dataset.hlSeat - 1] || [0, 0, 0];
       tr.querySelectorAll("td[data-kind]").forEach(function (td, i) { setText(td, f[i]); });
     });
     box.querySelectorAll("svg.hl-chart").forEach(function (svg) {
