@@ -20,5 +20,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("api/v1/", include("games.api.urls")),
+    path("", include("games.compete.urls")),
     path("", include("games.urls")),
 ]

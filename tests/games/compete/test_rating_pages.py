@@ -1,0 +1,164 @@
+"""Where players see ratings: each seat's change beside its place at the end of a
+rated match, the leaderboard of a game (filters, the viewer's own row, an indexed
+query) and the profiles (a person's player page, a built-in bot's page)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from compete_support import rps_match
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from game_factories import UserFactory
+from site_support import client_for
+
+from games import services
+from games.compete import selectors, views
+from games.compete.models import Kind, Rating, RatingChange
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(client: Client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+def test_the_end_screen_shows_each_seats_rating_change_beside_its_place(player, opponent):
+    match = rps_match([player, opponent], ["paper", "rock"])
+    won = RatingChange.objects.get(match=match, seat=1)
+    lost = RatingChange.objects.get(match=match, seat=2)
+    assert won.delta > 0 > lost.delta
+    html = _page(client_for(opponent), reverse("games:match-detail", args=[match.pk]))
+    row = re.search(r'<tr[^>]*data-seat="1".*?</tr>', html, re.S)
+    assert row is not None and 'class="rating-change up"' in row.group(0)
+    assert f">+{won.delta}</small>" in row.group(0)
+    assert f"Rating 1500 → {won.rating_after}" in row.group(0)
+    other = re.search(r'<tr[^>]*data-seat="2".*?</tr>', html, re.S)
+    assert other is not None and f">{lost.delta}</small>" in other.group(0)
+
+
+def test_a_casual_match_end_shows_no_change(player, opponent):
+    match = rps_match([player, opponent], ["paper", "rock"], rated=False)
+    html = _page(client_for(player), reverse("games:match-detail", args=[match.pk]))
+    assert "rating-change" not in html and "You won" in html
+
+
+def _rating(game: str, name: str, mu: float, sigma: float = 2.0, **kw: Any) -> Rating:
+    fields: dict[str, Any] = {"kind": Kind.PERSON, "matches": 7,
+                              "last_played_at": timezone.now(), **kw}  # fmt: skip
+    if name.startswith("bot:"):
+        fields.update(bot=name[4:], kind=Kind.BUILTIN_BOT)
+    else:
+        fields["user"] = UserFactory(username=name)
+    return Rating.objects.create(
+        game=game, mu=mu, sigma=sigma, conservative=mu - 3 * sigma, **fields
+    )
+
+
+def _board_names(html: str) -> list[str]:
+    return re.findall(r'<tr[^>]*data-player="([^"]+)"', html)
+
+
+def test_the_leaderboard_ranks_people_and_bots_with_filters(player):
+    _rating("helium3", "ann", 35.0)
+    _rating("helium3", "bot:miner", 33.0)
+    _rating("helium3", "robo", 31.0, kind=Kind.API_BOT)
+    _rating("helium3", "newbie", 45.0, sigma=6.0)  # provisional
+    _rating("helium3", "away", 45.0, last_played_at=timezone.now() - timedelta(days=100))
+    _rating("halite", "elsewhere", 45.0)
+    url = reverse("compete:leaderboard", args=["helium3"])
+    html = _page(Client(), url)
+    assert _board_names(html) == ["ann", "bot:miner", "robo"]
+    assert "built-in bot" in html and "API bot" in html
+    assert "1900" in html  # ann: 1500 + 40 * 10
+    assert _board_names(_page(Client(), url + "?show=people")) == ["ann"]
+    assert _board_names(_page(Client(), url + "?show=bots")) == ["bot:miner"]
+    assert _board_names(_page(Client(), url + "?show=api-bots")) == ["robo"]
+
+
+def test_the_viewers_own_row_is_shown_even_off_the_page(player, monkeypatch):
+    monkeypatch.setattr(views, "PER_PAGE", 2)
+    for i in range(3):
+        _rating("helium3", f"top{i}", 40.0 - i)
+    Rating.objects.create(game="helium3", user=player, kind=Kind.PERSON, mu=30.0, sigma=2.0,
+                          conservative=24.0, matches=3, last_played_at=timezone.now())  # fmt: skip
+    html = _page(client_for(player), reverse("compete:leaderboard", args=["helium3"]))
+    assert _board_names(html) == ["top0", "top1", "alice"]
+    mine = re.search(r'<tr class="me" data-player="alice">.*?</tr>', html, re.S)
+    assert (
+        mine is not None and '<td class="num">4</td>' in mine.group(0) and "(you)" in mine.group(0)
+    )
+    # Provisional: still shown to its player, without a rank.
+    Rating.objects.filter(user=player).update(sigma=7.0)
+    html = _page(client_for(player), reverse("compete:leaderboard", args=["helium3"]))
+    assert _board_names(html)[-1] == "alice" and "1700?" in html
+
+
+@pytest.mark.parametrize("url", ["/games/chess/leaderboard/", "/games/helium3/leaderboard/?show=x"])
+def test_a_leaderboard_that_does_not_exist_is_a_404(url):
+    assert Client().get(url).status_code == 404
+
+
+def test_the_leaderboard_is_read_through_its_index():
+    board = selectors.leaderboard("helium3", Kind.PERSON)[:50]
+    sql, params = board.query.sql_with_params()
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
+            plan = " ".join(str(row) for row in cursor.fetchall())
+            assert "rating_board_kind" in plan and "TEMP B-TREE" not in plan, plan
+        else:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("EXPLAIN " + sql, params)
+            plan = " ".join(row[0] for row in cursor.fetchall())
+            assert "rating_board_kind" in plan and "Sort" not in plan, plan
+
+
+def test_the_player_page_shows_each_games_rating_its_chart_and_last_rated_matches(player, opponent):
+    first = rps_match([player, opponent], ["paper", "rock"])
+    second = rps_match([player, opponent], ["rock", "paper"])
+    html = _page(Client(), reverse("games:player", args=["alice"]))
+    rating = Rating.objects.get(user=player)
+    assert rating.text in html and "2 rated matches" in html
+    assert '<svg class="rating-chart"' in html and "<polyline" in html
+    chart = re.search(r'<svg class="rating-chart".*?</svg>', html, re.S)
+    assert chart is not None and chart.group(0).count("<circle") == 3  # before, 1st, 2nd
+    rows = re.findall(r'<tr data-match="(\d+)">', html)
+    assert rows == [str(second.pk), str(first.pk)]
+    change = RatingChange.objects.get(match=second, seat=1)
+    assert f">{change.delta}</small>" in html
+
+
+def test_a_player_without_rated_matches_says_so(player):
+    assert "No rated match yet." in _page(Client(), reverse("games:player", args=["alice"]))
+
+
+def test_a_built_in_bot_has_a_profile(player):
+    match = rps_match([player], ["paper"], bots=["rock"], rated=True)
+    html = _page(Client(), reverse("compete:bot", args=["rock"]))
+    assert "<h1>bot:rock</h1>" in html and '<svg class="rating-chart"' in html
+    assert f'data-match="{match.pk}"' in html
+    assert Client().get("/players/bot:skynet/").status_code == 404
+
+
+def test_the_running_match_page_asks_nothing_of_the_ratings(
+    player, opponent, django_assert_num_queries
+):
+    match = services.match_create(creator=player, seat_count=2, ruleset="rps")
+    services.seat_join(match_id=match.pk, user=opponent)
+    client = client_for(player)
+    url = reverse("games:match-detail", args=[match.pk])
+    client.get(url)
+    from django.db import connection as conn
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(conn) as queries:
+        assert client.get(url).status_code == 200
+    assert not any("compete_" in q["sql"] for q in queries.captured_queries)
