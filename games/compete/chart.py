@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-WIDTH, HEIGHT = 480, 140
+WIDTH, HEIGHT = 360, 130
 LEFT, RIGHT, TOP, BOTTOM = 44, 8, 10, 18
 
 
