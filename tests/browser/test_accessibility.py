@@ -1,0 +1,303 @@
+"""Every page of every game read by axe-core (tests/browser/vendor/axe-core, never a
+CDN) for the WCAG 2 A and AA rules, colour contrast among them, in both themes on a
+laptop and a phone: the platform's pages (home, lobby, the new match form of each
+game, watch, archive, bots, a player's record, the account pages, the tokens), and
+per game its rules page, a match as its player mid-match with the planner open, the
+same match as a spectator, its setup step (the arena's build, Skyport's loadout), an
+end screen and its replay. Each page checked is photographed on the way
+(ci-artifacts/screenshots/a11y-*.png).
+
+One live server and one browser; the matches of a game are made once and every view
+of them is checked in its four looks (two widths, two themes) before the next game's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import settle_board
+from django.conf import settings
+from django.test import Client
+from game_factories import UserFactory
+from playwright.sync_api import Browser, Page, expect
+from site_support import drain
+
+import engine
+from games import services
+from games.models import Match, Seat
+from games.services.tokens import token_create
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+# axe-core's tags for the WCAG 2.0 and 2.1 success criteria of levels A and AA: every
+# rule in the light theme; in the dark one only the rules that read colours, as names,
+# labels and landmarks do not change with the theme (and axe takes a second or more a page).
+WCAG_AA = {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}
+COLOURS = {"type": "rule", "values": ["color-contrast", "link-in-text-block"]}
+VIEWPORTS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+THEMES = ("light", "dark")
+
+RUN_AXE = """async only => {
+  const result = await axe.run(document, {runOnly: only, resultTypes: ['violations']});
+  return result.violations.map(v => ({
+    id: v.id,
+    nodes: v.nodes.map(n => ({
+      target: n.target.join(' '),
+      html: n.html.slice(0, 120),
+      why: (n.any.concat(n.all, n.none).map(c => c.message).join('; ') || '').slice(0, 200),
+    })),
+  }));
+}"""
+
+# Transitions and one-off animations (a fade, a flash of a new turn) end before the
+# page is read: a colour caught half way is neither theme's.
+STILL = """() => document.getAnimations().every(a =>
+  a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)"""
+
+
+def axe_violations(page: Page, only: dict[str, Any]) -> list[str]:
+    """Each violation of the page as "rule: element: why"."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(RUN_AXE, only)
+    return [
+        f"{v['id']}: {node['target']}: {node['why']} [{node['html']}]"
+        for v in found
+        for node in v["nodes"]
+    ]
+
+
+class Looks:
+    """The browser pages of one width and one theme: a visitor's and a player's, each
+    with the theme chosen before any page of the site is opened."""
+
+    def __init__(self, browser: Browser, base: str, device: str, theme: str) -> None:
+        self.browser, self.base, self.device, self.theme = browser, base, device, theme
+        self.pages: dict[str, Page] = {}
+
+    def page(self, user: Any = None) -> Page:
+        key = user.username if user is not None else ""
+        if key not in self.pages:
+            context = self.browser.new_context(viewport=VIEWPORTS[self.device])
+            context.add_init_script(f"localStorage.setItem('h3-theme', '{self.theme}')")
+            if user is not None:
+                client = Client()
+                client.force_login(user)
+                cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+                context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": self.base}])
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.errors = errors  # type: ignore[attr-defined]
+            self.pages[key] = page
+        return self.pages[key]
+
+    def close(self) -> None:
+        for page in self.pages.values():
+            page.context.close()
+
+
+@contextmanager
+def every_look(browser: Browser, base: str) -> Iterator[list[Looks]]:
+    looks = [Looks(browser, base, d, t) for d in VIEWPORTS for t in THEMES]
+    try:
+        yield looks
+    finally:
+        for look in looks:
+            look.close()
+
+
+def check(
+    look: Looks,
+    path: str,
+    name: str,
+    folder: Path,
+    user: Any = None,
+    then: Callable[[Page], None] | None = None,
+) -> list[str]:
+    """Open the page as `user` (a visitor for None), let its board settle, do `then`
+    (open the planner), photograph it and read it with axe: its violations, named."""
+    page = look.page(user)
+    response = page.goto(look.base + path)
+    assert response is not None and response.ok, f"{name}: {response and response.status}"
+    expect(page.locator("html")).to_have_attribute("data-theme", look.theme)
+    if page.locator("#board-wrap svg.board").count():
+        settle_board(page)
+    # What a reader may unfold (a legend, the orders as JSON) is read unfolded too.
+    page.evaluate(
+        "() => document.querySelectorAll('main details').forEach(d => { d.open = true; })"
+    )
+    if then is not None:
+        then(page)
+    page.wait_for_function(STILL, timeout=10_000, polling=100)
+    shot = f"a11y-{name}-{look.device}-{look.theme}"
+    page.evaluate("() => window.scrollTo(0, 0)")  # the bar at the top, not half way down
+    page.screenshot(path=str(folder / f"{shot}.png"), full_page=True)
+    errors = page.errors  # type: ignore[attr-defined]
+    only = WCAG_AA if look.theme == "light" else COLOURS
+    found = [f"{shot}: {v}" for v in axe_violations(page, only)]
+    found += [f"{shot}: script error: {e}" for e in errors]
+    errors.clear()
+    return found
+
+
+def played_to(match: Match, turns: int) -> Match:
+    """Every person awaited passes (the engine's default orders) and the bots play,
+    until `turns` turns were played or the match is over."""
+    for _ in range(1000):
+        drain(match, emails=False)
+        assert match.state is not None
+        if match.status == Match.Status.FINISHED or match.turn_number >= turns:
+            return match
+        awaited = engine.awaiting(match.state)
+        for seat in Seat.objects.filter(match=match, number__in=awaited, user__isnull=False):
+            passing = engine.default_orders(match.state, seat.number)
+            services.orders_submit(
+                match_id=match.pk,
+                user=seat.user,
+                turn=match.turn_number,
+                orders={k: v for k, v in passing.items() if k not in ("seat", "turn")},
+            )
+    raise AssertionError(f"match {match.pk} did not get to turn {turns}")
+
+
+def click_first(*selectors: str) -> Callable[[Page], None]:
+    """Open the planner: click the first of these that is on the page and enabled."""
+
+    def open_planner(page: Page) -> None:
+        for selector in selectors:
+            found = page.locator(f"{selector}:visible:enabled")
+            if found.count():
+                found.first.click()
+                return
+        raise AssertionError(f"nothing to open the planner with: {selectors}")
+
+    return open_planner
+
+
+# Per game: the seats and bots of its matches, the options of a short one (the end
+# screen and the replay), the turn the mid-match page is at, whether its first turn is
+# a setup step, and how a player opens the planner on the board.
+GAMES: dict[str, dict[str, Any]] = {
+    "helium3": {
+        "bots": ["fighter"],
+        "short": {"length_ms": 15_000},
+        "mid": 3,
+        "setup": False,
+        "planner": click_first('#board-wrap svg.board g.rb[data-id^="1-"]'),
+    },
+    "helium3-remake": {
+        "bots": ["prospector"],
+        "short": {"rounds": 5},
+        "mid": 3,
+        "setup": False,
+        "planner": click_first('#board-wrap svg.board g.rb[data-id^="1-"]'),
+    },
+    "halite": {
+        "bots": ["grower"],
+        "short": {"width": 10, "height": 10},
+        "options": {"width": 10, "height": 10},
+        "mid": 4,
+        "setup": False,
+        "planner": click_first("#board-wrap svg.board .hl-piece.seat-1"),
+    },
+    "skyport": {
+        "bots": ["prospector"],
+        "short": {"rounds": 5},
+        "mid": 3,
+        "setup": True,
+        "planner": click_first('[id^="sp-w-"]', "#sp-mine", '[id^="sp-d-"]'),
+    },
+    "arena": {
+        "bots": ["hunter"],
+        "short": {"rounds": 10},
+        "mid": 3,
+        "setup": True,
+        "planner": click_first("#ar-shoot", "#ar-scan"),
+    },
+}
+
+
+def report(found: list[str]) -> str:
+    return f"{len(found)} accessibility violations:\n" + "\n".join(found)
+
+
+def test_the_platform_pages_pass_wcag_aa_in_both_themes_on_a_laptop_and_a_phone(
+    live_server: Any, browser: Browser, screenshot_dir: Path
+) -> None:
+    player = UserFactory(username="vega")
+    token_create(user=player, name="my bot")
+    done = services.match_create(
+        creator=player, seat_count=2, bots=["miner"], length_ms=15_000, title="Short duel"
+    )
+    played_to(done, 10_000)
+    services.match_create(creator=player, seat_count=3, bots=["miner"], title="Open seat")
+    visitor_pages = {
+        "home": "/",
+        "games": "/games/",
+        "rules": "/rules/",
+        "login": "/accounts/login/",
+        "signup": "/accounts/signup/",
+        "password-reset": "/accounts/password/reset/",
+    }
+    player_pages = {
+        "lobby": "/",
+        "watch": "/watch/",
+        "archive": "/archive/",
+        "bots": "/bots/",
+        "player": f"/players/{player.username}/",
+        "settings": "/settings/notifications/",
+        "tokens": "/settings/tokens/",
+        "email": "/accounts/email/",
+        "password": "/accounts/password/change/",
+        **{f"create-{game}": f"/matches/new/?game={game}" for game in GAMES},
+    }
+    found: list[str] = []
+    with every_look(browser, live_server.url) as looks:
+        for look in looks:
+            for name, path in visitor_pages.items():
+                found += check(look, path, name, screenshot_dir)
+            for name, path in player_pages.items():
+                found += check(look, path, name, screenshot_dir, user=player)
+    assert not found, report(found)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_page_of_a_game_passes_wcag_aa_in_both_themes_on_a_laptop_and_a_phone(
+    live_server: Any, browser: Browser, screenshot_dir: Path, game: str
+) -> None:
+    shape = GAMES[game]
+    player = UserFactory(username="vega")
+    made = {"creator": player, "seat_count": 2, "turn_seconds": 3600, "ruleset": game}
+    made["bots"] = shape["bots"]
+    start = services.match_create(**made, options=shape.get("options"))
+    middle = played_to(services.match_create(**made, options=shape.get("options")), shape["mid"])
+    assert middle.status != Match.Status.FINISHED
+    end = played_to(services.match_create(**made, options=shape["short"]), 100_000)
+    assert end.status == Match.Status.FINISHED
+    slug = game.replace("helium3-", "")
+    found: list[str] = []
+    with every_look(browser, live_server.url) as looks:
+        for look in looks:
+            found += check(look, f"/games/{game}/", f"{slug}-rules", screenshot_dir)
+            if shape["setup"]:
+                found += check(
+                    look, f"/matches/{start.pk}/", f"{slug}-setup", screenshot_dir, user=player
+                )
+            found += check(
+                look,
+                f"/matches/{middle.pk}/",
+                f"{slug}-planner",
+                screenshot_dir,
+                user=player,
+                then=shape["planner"],
+            )
+            found += check(look, f"/matches/{middle.pk}/", f"{slug}-spectator", screenshot_dir)
+            found += check(look, f"/matches/{end.pk}/", f"{slug}-end", screenshot_dir, user=player)
+            found += check(look, f"/matches/{end.pk}/replay/", f"{slug}-replay", screenshot_dir)
+    assert not found, report(found)
