@@ -23,6 +23,7 @@ from django.db.models import (
 from django.utils import timezone
 
 import engine
+from games import history
 from games.models import AT_ONCE, Match, NotificationSettings, Orders, Resolution, Seat, Turn
 from games.viewers import Viewer
 
@@ -173,9 +174,11 @@ class PageVersion:
     match: Match  # not a full row: pk, status, turn_number, public, created_by, created_at, ruleset
     turn: Turn | None  # the live turn's status and deadline_at; None when not live
     seat: Seat | None  # the viewer's seat: number and standin_bot only
-    # Steps resolved in the current turn (a turn of steps; 0 otherwise). Only a
-    # spectator's page follows them: a seat's view hides another seat's steps.
+    # Steps resolved in the current turn (a turn of steps; 0 otherwise). Only the
+    # page of the seat that plays the turn follows them: every other viewer learns
+    # of the turn once it has ended (games/history.py).
     steps: int = 0
+    turn_seat: int | None = None  # whose turn it is (AT_ONCE: every seat's)
 
     @property
     def standin(self) -> str | None:
@@ -183,7 +186,8 @@ class PageVersion:
 
     @property
     def steps_seen(self) -> int:
-        return self.steps if self.seat is None else 0
+        mine = self.seat is not None and self.turn_seat == self.seat.number
+        return self.steps if mine else 0
 
 
 def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> PageVersion | None:
@@ -197,7 +201,7 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
     match_t, turn_t, seat_t, res_t = (m._meta.db_table for m in (Match, Turn, Seat, Resolution))
     sql = (
         f"SELECT m.status, m.turn_number, m.public, m.created_by_id, m.created_at, m.ruleset,"
-        f" t.id, t.status, t.deadline_at, s.number, s.standin_bot,"
+        f" t.id, t.status, t.deadline_at, t.seat, s.number, s.standin_bot,"
         f" (SELECT COUNT(*) FROM {res_t} r"
         f"  WHERE r.match_id = m.id AND r.turn_number = m.turn_number)"
         f" FROM {match_t} m"
@@ -220,6 +224,7 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
         "turn_id",
         "turn_status",
         "turn_deadline",
+        "turn_seat",
         "seat_number",
         "seat_standin",
         "steps",
@@ -250,13 +255,20 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
             pk=row["turn_id"],
             match_id=match_id,
             number=match.turn_number,
+            seat=row["turn_seat"],
             status=row["turn_status"],
             deadline_at=row["turn_deadline"],
         )
     seat = None
     if row["seat_number"] is not None:
         seat = Seat(match_id=match_id, number=row["seat_number"], standin_bot=row["seat_standin"])
-    return PageVersion(match=match, turn=turn_row, seat=seat, steps=int(row["steps"] or 0))
+    return PageVersion(
+        match=match,
+        turn=turn_row,
+        seat=seat,
+        steps=int(row["steps"] or 0),
+        turn_seat=row["turn_seat"] if turn_row is not None else None,
+    )
 
 
 @dataclass
@@ -333,20 +345,28 @@ def match_page(
     # The version read the current turn already (for the same match turn: the caller
     # checks), which saves the query.
     page.turn = version.turn if version is not None else current_turn(match)
-    # The last round: every seat's most recent turn, newest first, each as the
-    # viewer's copy of its events.
-    # One query gives the history page; the newest page is also "the last round".
-    first = (page.history_page - 1) * HISTORY_PAGE_TURNS
-    recent = list(
-        Resolution.objects.filter(match=match)
-        .order_by("-turn_number", "-step")
-        .only("turn_number", "seat", "events", "turn_ms")[first : first + HISTORY_PAGE_TURNS + 1]
-    )
-    page.history_more = len(recent) > HISTORY_PAGE_TURNS
+    # One query gives the history page (HISTORY_PAGE_TURNS turns, newest first, and
+    # whether there are older ones); the newest page is also "the last round". A
+    # turn of steps is one entry, and only its own seat knows of it before it ends.
     over = bool(view["over"])
-    page.recent_turns = [
-        _history_turn(r, viewer, over, match.ruleset) for r in recent[:HISTORY_PAGE_TURNS]
-    ]
+    reader = history.reader_for(match.ruleset, match.state, viewer, over=over)
+    first = (page.history_page - 1) * HISTORY_PAGE_TURNS
+    numbers = Resolution.objects.filter(match=match)
+    if reader.open_turn is not None and not reader.may_read(reader.open_turn, reader.open_seat):
+        numbers = numbers.exclude(turn_number=reader.open_turn)
+    numbers = (
+        numbers.order_by("-turn_number")
+        .values("turn_number")
+        .distinct()[first : first + HISTORY_PAGE_TURNS + 1]
+    )
+    recent = list(
+        Resolution.objects.filter(match=match, turn_number__in=Subquery(numbers))
+        .order_by("turn_number", "step")
+        .only("turn_number", "step", "seat", "events", "turn_ms")
+    )
+    turns = history.entries(recent, reader)[::-1]
+    page.history_more = len(turns) > HISTORY_PAGE_TURNS
+    page.recent_turns = [_history_turn(t, match.ruleset) for t in turns[:HISTORY_PAGE_TURNS]]
     if page.recent_turns and page.history_page == 1:
         page.last_turn = page.recent_turns[0]["number"]
         page.last_events = page.recent_turns[0]["events"]
@@ -379,41 +399,39 @@ def match_page(
 
 
 def match_history(match: Match, seat: int | None, *, since: int = 0) -> list[dict[str, Any]]:
-    """Every resolved turn from `since` on, as `seat`'s copy (None: a spectator's).
+    """Every turn from `since` on that `seat` may know of, as its copy (None: a
+    spectator's), one entry per turn (games/history.py).
 
     While the match runs each turn's events go through engine.events_view, so a
-    player sees its own shields only and a spectator none; orders are not shown
-    (they name shields and deflects). Once it is over, everything is public.
+    player sees its own shields only and a spectator none, and another seat's turn
+    of steps shows once it has ended; orders are not shown (they name shields and
+    deflects). Once it is over, everything is public, orders included.
     """
     over = match.status == Match.Status.FINISHED
+    reader = history.reader_for(match.ruleset, match.state, seat, over=over)
     rows = Resolution.objects.filter(match=match, turn_number__gte=since).order_by(
         "turn_number", "step"
     )
-    history = []
-    for row in rows.only("turn_number", "step", "seat", "turn_ms", "events", "orders"):
-        turn: dict[str, Any] = {
-            "turn": row.turn_number,
-            "step": row.step,
-            "seat": row.seat,
-            "turn_ms": row.turn_ms,
-            "events": engine.events_view(row.events, seat, over=over, ruleset=match.ruleset),
-        }
-        if over:
-            turn["orders"] = row.orders
-        history.append(turn)
-    return history
+    fields = ("turn_number", "step", "seat", "turn_ms", "events", "orders")
+    return history.entries(rows.only(*fields), reader, orders=over)
 
 
-def _history_turn(row: Resolution, viewer: int | None, over: bool, ruleset: str) -> dict[str, Any]:
+def _history_turn(turn: dict[str, Any], ruleset: str) -> dict[str, Any]:
+    """A history entry as the page shows it: the sentences of its events (those of
+    each step, in a turn the viewer saw step by step)."""
     from games import presentation
 
-    events = engine.events_view(row.events, viewer, over=over, ruleset=ruleset)
-    lines = presentation.get(ruleset).sentences(events)
+    sentences = presentation.get(ruleset).sentences
+    steps = turn.get("steps")
+    if steps is None:
+        lines = sentences(turn["events"])
+    else:
+        lines = [line for step in steps for line in sentences(step["events"])]
     return {
-        "number": row.turn_number,
-        "seat": row.seat,
-        "turn_ms": row.turn_ms,
-        "events": events,
+        "number": turn["turn"],
+        "seat": turn["seat"],
+        "turn_ms": turn["turn_ms"],
+        "events": turn["events"],
         "lines": lines,
         "lines_html": presentation.lines_html(lines),
     }

@@ -14,7 +14,7 @@ from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
 import engine
-from games import selectors, services
+from games import history, selectors, services
 from games.api.errors import ApiError
 from games.api.schemas import (
     ORDERS_BODY,
@@ -31,7 +31,7 @@ from games.api.schemas import (
 )
 from games.compete.schemas import rating_change_out
 from games.compete.selectors import match_rating_changes
-from games.models import AT_ONCE, ApiToken, Match, Orders, Seat, Turn
+from games.models import AT_ONCE, ApiToken, Match, Orders, Resolution, Seat, Turn
 
 router = Router(tags=["matches"])
 
@@ -103,18 +103,36 @@ def _scores(match: Match, view: dict[str, Any] | None) -> dict[str, Any]:
     return dict(engine.scores(match.state))
 
 
+def _reader(match: Match, viewer: int | None, *, over: bool) -> history.Reader:
+    return history.reader_for(match.ruleset, match.state, viewer, over=over)
+
+
+def _last_turn(match: Match, viewer: int | None, *, over: bool) -> dict[str, Any] | None:
+    """The viewer's entry of the last turn it may know of (games/history.py): a turn
+    of steps is one entry, and another seat's only once it has ended."""
+    if match.state is None:
+        return None
+    reader = _reader(match, viewer, over=over)
+    rows = Resolution.objects.filter(match=match)
+    if reader.open_turn is not None and not reader.may_read(reader.open_turn, reader.open_seat):
+        rows = rows.exclude(turn_number=reader.open_turn)
+    newest = rows.order_by("-turn_number").values_list("turn_number", flat=True).first()
+    if newest is None:
+        return None
+    turn = rows.filter(turn_number=newest).order_by("step")
+    return history.entry(
+        list(turn.only("turn_number", "step", "seat", "turn_ms", "events")), reader
+    )
+
+
 def match_out(match: Match, seat: Seat | None) -> dict[str, Any]:
     """GET /matches/ID/'s body, built from the caller's view only."""
     viewer = seat.number if seat is not None else None
     turn = selectors.current_turn(match)
     state = engine.view(match.state, viewer) if match.state is not None else None
     your_orders = _your_orders(match, seat, turn)
-    last = (
-        match.resolutions.order_by("-turn_number", "-step").only("events").first()
-        if match.state is not None
-        else None
-    )
     over = bool(state and state["over"])
+    last = _last_turn(match, viewer, over=over)
     seats = Seat.objects.filter(match=match).select_related("user")
     changes = match_rating_changes(match)  # no query unless over and rated
     return {
@@ -129,13 +147,10 @@ def match_out(match: Match, seat: Seat | None) -> dict[str, Any]:
         "awaiting": engine.awaiting(match.state) if match.state is not None else [],
         # The view's own scores: a game with fog (the arena) shows a seat its own only.
         "scores": _scores(match, state),
-        "step": engine.step(match.state) if match.state is not None else 0,
+        # Another seat's steps are its own: a viewer counts only those of its turn.
+        "step": _reader(match, viewer, over=over).step_now,
         "your_orders": your_orders,
-        "last_events": (
-            engine.events_view(last.events, viewer, over=over, ruleset=match.ruleset)
-            if last is not None
-            else []
-        ),
+        "last_events": last["events"] if last is not None else [],
         "public": match.public,
         "seats": [
             {

@@ -170,12 +170,29 @@ class OrdersAccepted(Schema):
     accepted_at: datetime
 
 
+class HistoryStep(Schema):
+    step: int
+    turn_ms: int = Field(description="The step's length on the battle clock.")
+    events: list[dict[str, Any]] = Field(description="Your copy of the step's events.")
+    orders: dict[str, Any] | list[dict[str, Any]] | None = Field(
+        default=None, description="The step's orders, once the match is over."
+    )
+
+
 class HistoryTurn(Schema):
     turn: int
-    step: int = Field(default=0, description="The step within the turn (turns made of steps).")
+    step: int = Field(default=0, description="Always 0: a turn of steps is one entry.")
     seat: int = Field(description="The seat whose turn it was (0: every seat at once).")
-    turn_ms: int = Field(description="The turn's length on the battle clock.")
+    turn_ms: int = Field(
+        description="The turn's length on the battle clock; for another seat's turn of "
+        "steps, the end of the last event you perceived (its steps' timing is its own)."
+    )
     events: list[dict[str, Any]] = Field(description="Your copy of the turn's events.")
+    steps: list[HistoryStep] | None = Field(
+        default=None,
+        description="A turn of steps you played (or any, once the match is over): each "
+        "step. Another seat's turn shows here only once it has ended, without its steps.",
+    )
     orders: dict[str, Any] | list[dict[str, Any]] | None = Field(
         default=None,
         description="The orders, once the match is over (a list in a turn at once).",

@@ -33,6 +33,7 @@ from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
 import engine
+from games import history
 from games.api.errors import error_body
 from games.api.matches import match_out
 from games.api.ratelimit import RateLimited, rate_limit_hit
@@ -131,11 +132,13 @@ class Cursor:
     told_turn: tuple[int, int] | None = None
 
 
-def _position(match: Match) -> tuple[int, int]:
-    """Where the match's state is: resolutions before this (turn, step) made it."""
+def _position(match: Match, seat: Seat) -> tuple[int, int]:
+    """Where the match's state is, as far as `seat` may know: resolutions before this
+    (turn, step) made it. Another seat's turn of steps is at its step 0 until it ends."""
     if match.state is None:
         return (0, 0)
-    return (match.turn_number, engine.step(match.state))
+    reader = history.reader_for(match.ruleset, match.state, seat.number, over=False)
+    return (match.turn_number, reader.step_now)
 
 
 @dataclass
@@ -187,7 +190,8 @@ class Session:
             # Connecting: everything so far is the past. A match met later is told
             # from its start (it started, or was created, after the stream opened).
             cursor = Cursor(
-                started=connecting and started, upto=_position(match) if connecting else (0, 0)
+                started=connecting and started,
+                upto=_position(match, seat) if connecting else (0, 0),
             )
             self.cursors[match_id] = cursor
         events: list[dict[str, Any]] = []
@@ -223,38 +227,47 @@ class Session:
         return events
 
     def _resolved(self, match: Match, seat: Seat, cursor: Cursor) -> list[dict[str, Any]]:
-        """`turn_resolved` for each resolution from the cursor up to the state read
-        (a resolution is stored with the state it made, so none is missing)."""
+        """`turn_resolved` for each resolution from the cursor up to the state read (a
+        resolution is stored with the state it made, so none is missing): one per
+        step of the caller's own turns of steps, one per turn of everything else,
+        another seat's turn of steps once it has ended (games/history.py)."""
         turn, step = cursor.upto
         rows = Resolution.objects.filter(match=match).filter(
             Q(turn_number__gt=turn) | Q(turn_number=turn, step__gte=step)
         )
         if match.status not in OVER:
-            upto = _position(match)
+            upto = _position(match, seat)
             rows = rows.filter(
                 Q(turn_number__lt=upto[0]) | Q(turn_number=upto[0], step__lt=upto[1])
             )
         over = match.status == Match.Status.FINISHED
+        reader = history.reader_for(match.ruleset, match.state, seat.number, over=over)
         events = []
-        for row in rows.order_by("turn_number", "step").only(
+        found = rows.order_by("turn_number", "step").only(
             "turn_number", "step", "seat", "turn_ms", "events"
-        ):
-            events.append(
-                {
-                    "type": "turn_resolved",
-                    "match_id": match.pk,
-                    "turn": row.turn_number,
-                    "step": row.step,
-                    "seat": row.seat,
-                    "turn_ms": row.turn_ms,
-                    "events": engine.events_view(
-                        row.events, seat.number, over=over, ruleset=match.ruleset
-                    ),
-                }
-            )
-            cursor.upto = (row.turn_number, row.step + 1)
+        )
+        for rows_of_turn in history.group(found):
+            # The caller's own turn of steps step by step, as it played them.
+            own = reader.steps and rows_of_turn[0].seat == seat.number
+            told = [[row] for row in rows_of_turn] if own else [rows_of_turn]
+            for part in told:
+                entry = history.entry(part, reader)
+                if entry is None:
+                    continue
+                events.append(
+                    {
+                        "type": "turn_resolved",
+                        "match_id": match.pk,
+                        "turn": entry["turn"],
+                        "step": part[0].step if own else 0,
+                        "seat": entry["seat"],
+                        "turn_ms": entry["turn_ms"],
+                        "events": entry["events"],
+                    }
+                )
+                cursor.upto = (part[-1].turn_number, part[-1].step + 1)
         if match.status not in OVER:
-            cursor.upto = max(cursor.upto, _position(match))
+            cursor.upto = max(cursor.upto, _position(match, seat))
         return events
 
 

@@ -11,8 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-import engine
-from games import catalog
+from games import catalog, history
 from games.models import AT_ONCE, Notification, NotificationKind, Resolution, Seat
 
 # Largest first: (seconds in the unit, its name).
@@ -65,17 +64,21 @@ def since_your_turn(row: Notification) -> list[dict[str, Any]]:
     if seat is None:
         return []
     match = row.match
-    rows = Resolution.objects.filter(match_id=row.match_id, turn_number__lt=row.turn_number)
+    # One entry per turn, however many steps another seat's turn took (games/history.py).
+    rows = Resolution.objects.filter(
+        match_id=row.match_id,
+        turn_number__lt=row.turn_number,
+        turn_number__gte=row.turn_number - SINCE_TURNS_MAX,
+    )
+    fields = ("turn_number", "step", "seat", "turn_ms", "events")
+    reader = history.Reader(match.ruleset, seat.number, over=False)
     turns = []
-    for resolved in rows.order_by("-turn_number", "-step").only("turn_number", "seat", "events")[
-        :SINCE_TURNS_MAX
-    ]:
-        if resolved.seat == seat.number:
+    for turn in history.entries(rows.order_by("turn_number", "step").only(*fields), reader)[::-1]:
+        if turn["seat"] == seat.number:
             break
-        events = engine.events_view(resolved.events, seat.number, ruleset=match.ruleset)
-        lines = presentation.get(match.ruleset).sentences(events)
-        turns.append({"number": resolved.turn_number, "seat": resolved.seat, "lines": lines})
-        if resolved.seat == AT_ONCE:
+        lines = presentation.get(match.ruleset).sentences(turn["events"])
+        turns.append({"number": turn["turn"], "seat": turn["seat"], "lines": lines})
+        if turn["seat"] == AT_ONCE:
             break  # every seat moved in it, the recipient too: the last turn is the news
     return turns[::-1]
 

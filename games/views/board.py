@@ -29,7 +29,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 import engine
-from games import presentation, selectors, services, viewers
+from games import history, presentation, selectors, services, viewers
 from games.errors import Conflict, from_engine_error
 from games.models import Match, Resolution, Seat
 
@@ -66,7 +66,8 @@ def poll_token(
     status: str, turn_number: int, turn_status: str | None, standin: str | None, steps: int = 0
 ) -> str:
     """What the poll compares: anything that changes the page changes one of these
-    (`steps`: the steps resolved in a turn of steps, which a spectator's page shows)."""
+    (`steps`: the steps resolved in a turn of steps, which only its own seat's page
+    shows)."""
     token = f"{status}.{turn_number}.{turn_status or '-'}.{standin or '-'}"
     return f"{token}.{steps}" if steps else token
 
@@ -74,7 +75,8 @@ def poll_token(
 def page_token(page: selectors.MatchPage) -> str:
     match = page.match
     steps = 0
-    if page.seat is None and match.state is not None:
+    # Only the seat that plays a turn of steps sees its page change at each step.
+    if page.seat is not None and page.turn is not None and page.turn.seat == page.seat.number:
         try:
             steps = engine.step(match.state)
         except engine.EngineError:
@@ -223,7 +225,8 @@ def _past_view(state: dict[str, Any], viewer: int | None, over: bool) -> dict[st
 def movie_context(
     match: Match, viewer: int | None, first: int, last: int, *, with_end: bool
 ) -> dict[str, Any]:
-    """Turns first..last as the viewer's copy, with the board before them (and after).
+    """Turns first..last as the viewer's copy, one entry per turn (games/history.py),
+    with the board before them (and after).
 
     Two queries at most: the resolutions (and the one before, for its state), and
     the initial state when the movie starts at turn 0.
@@ -232,7 +235,7 @@ def movie_context(
     rows = list(
         Resolution.objects.filter(match=match, turn_number__gte=first - 1, turn_number__lte=last)
         .order_by("turn_number", "step")
-        .only("turn_number", "seat", "events", "turn_ms", "state")
+        .only("turn_number", "step", "seat", "events", "turn_ms", "state")
     )
     if first == 0:
         initial = Match.objects.filter(pk=match.pk).values_list("initial_state", flat=True).first()
@@ -241,21 +244,26 @@ def movie_context(
         # A turn of steps has a row per step: the board before turn `first` is its last.
         before = [r for r in rows if r.turn_number == first - 1]
         start_state = before[-1].state if before else None
-    played = [r for r in rows if r.turn_number >= first]
+    reader = history.reader_for(match.ruleset, match.state, viewer, over=over)
+    # A turn still being played is in no one's movie but its own seat's page.
+    played = [r for r in rows if r.turn_number >= first and reader.may_read(r.turn_number, r.seat)]
     if start_state is None or not played:
         raise Http404("No such turn.")
     start = _past_view(start_state, viewer, over)
     shown = presentation.get(match.ruleset)
     turns = []
-    for r in played:
-        events = engine.events_view(r.events, viewer, over=over, ruleset=match.ruleset)
+    for turn in history.entries(played, reader):
+        steps = turn.get("steps")
+        events = turn["events"]
         turns.append(
             {
-                "number": r.turn_number,
-                "seat": r.seat,
-                "turn_ms": r.turn_ms,
+                "number": turn["turn"],
+                "seat": turn["seat"],
+                "turn_ms": turn["turn_ms"],
                 "events": events,
-                "lines": shown.sentences(events),
+                "lines": shown.sentences(events)
+                if steps is None
+                else [line for step in steps for line in shown.sentences(step["events"])],
             }
         )
     context: dict[str, Any] = {

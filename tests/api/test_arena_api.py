@@ -117,6 +117,8 @@ def test_steps_through_the_api_need_step_no_and_illegal_ones_are_refused(api, ap
     mine = api.get_json(path).json()
     assert mine["step"] == 1 and mine["state"]["knowledge"]["1"]
     theirs = api_opponent.get_json(path).json()
-    assert "1" not in theirs["state"]["knowledge"] and not theirs["last_events"]
+    assert "1" not in theirs["state"]["knowledge"] and theirs["step"] == 0
+    # The last turn seat 2 knows of is the build: seat 1's turn shows once it ends.
+    assert [e["type"] for e in theirs["last_events"]] == ["built"]
     stale = {"turn": turn, "step_no": 0, "step": {"type": "end"}}
     assert_error(api.post_json(f"{path}orders/", stale), 409, "stale_turn")

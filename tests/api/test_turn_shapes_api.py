@@ -124,8 +124,12 @@ def test_a_turn_of_steps_through_the_api_needs_step_no_and_knows_a_repeat(api, a
     mine = api.get_json(path).json()
     assert mine["step"] == 1 and len(mine["state"]["scans"]["1"]) == 1
     assert mine["last_events"][0]["near"] == mine["state"]["scans"]["1"][0][1]
+    assert [(t["turn"], t["seat"]) for t in api.get_json(f"{path}history/").json()["turns"]] == [
+        (0, 1)
+    ]
+    # The other seat learns of the turn only once it has ended, not of its steps.
     theirs = api_opponent.get_json(path).json()
-    assert "1" not in theirs["state"]["scans"] and "near" not in theirs["last_events"][0]
-    history = api_opponent.get_json(f"{path}history/").json()["turns"]
-    assert [(t["turn"], t["step"], t["seat"]) for t in history] == [(0, 0, 1)]
+    assert "1" not in theirs["state"]["scans"] and theirs["last_events"] == []
+    assert theirs["step"] == 0
+    assert api_opponent.get_json(f"{path}history/").json()["turns"] == []
     assert Resolution.objects.filter(match_id=created["id"]).count() == 1

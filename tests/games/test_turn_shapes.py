@@ -290,8 +290,15 @@ def test_each_step_is_resolved_in_the_request_and_its_scan_is_in_that_seats_view
     near = mine["scans"]["1"][0][1]
     history = {seat: selectors.match_history(match, seat) for seat in (1, 2, None)}
     assert history[1][0]["events"][0]["near"] == near
-    assert "near" not in history[2][0]["events"][0] and "near" not in history[None][0]["events"][0]
+    assert history[1][0]["steps"][0]["events"][0]["near"] == near
+    # The others learn of the turn once it has ended, as one entry without its steps.
+    assert history[2] == history[None] == []
     assert Turn.objects.get(match=match, number=0).status == Turn.Status.WAITING
+    _step(match, player, "end")
+    match.refresh_from_db()
+    for seat in (2, None):
+        (turn,) = selectors.match_history(match, seat)
+        assert "steps" not in turn and "near" not in repr(turn), seat
 
 
 def test_a_repeated_step_is_recognised_and_a_stale_one_refused(player, opponent):
