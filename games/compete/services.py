@@ -73,6 +73,8 @@ def match_rate(*, match: Match) -> list[RatingChange]:
     entrants = match_entrants(match)
     if not entrants or RatingChange.objects.filter(match=match).exists():
         return []
+    finished_at = match.finished_at
+    assert finished_at is not None  # a finished match has its time
     with transaction.atomic():
         # Locked in one order (seat order; rows by game and account) so that two
         # matches finishing together wait for each other rather than deadlock.
@@ -90,13 +92,13 @@ def match_rate(*, match: Match) -> list[RatingChange]:
                     sigma_before=rating.sigma,
                     mu_after=skill.mu,
                     sigma_after=skill.sigma,
-                    created_at=match.finished_at,
+                    created_at=finished_at,
                 )
             )
             rating.mu, rating.sigma = skill.mu, skill.sigma
             rating.conservative = skill.conservative
             rating.matches += 1
-            rating.last_played_at = match.finished_at
+            rating.last_played_at = finished_at
             rating.save(
                 update_fields=["kind", "mu", "sigma", "conservative", "matches", "last_played_at"]
             )

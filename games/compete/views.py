@@ -44,7 +44,7 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     rows = [(first + i, r) for i, r in enumerate(page.object_list, start=1)]
     mine = None
     if request.user.is_authenticated:
-        own = selectors.rating_of(game, request.user)  # type: ignore[arg-type]
+        own = selectors.rating_of(game, request.user)
         if own is not None and all(r.pk != own.pk for _, r in rows):
             mine = (selectors.leaderboard_rank(own, kind), own)
     return render(
