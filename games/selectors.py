@@ -139,13 +139,14 @@ def lobby_finished_matches(user: User) -> QuerySet[Match]:
 
 
 def watch_matches() -> QuerySet[Match]:
-    """Public matches being played (or paused), the latest turns first: what anyone
-    may watch live, in the spectator's view."""
+    """Public matches being played (or paused), the longest-running first (the
+    earliest started; the page says so): what anyone may watch live, in the
+    spectator's view."""
     return (
         Match.objects.filter(public=True, status__in=[Match.Status.RUNNING, Match.Status.PAUSED])
         .defer("state", "initial_state", "record")
         .prefetch_related("seats__user")
-        .order_by("-turn_number", "-created_at")[:LOBBY_LIMIT]
+        .order_by("started_at", "pk")[:LOBBY_LIMIT]
     )
 
 

@@ -37,12 +37,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby for a signed-in player; the home page for a visitor."""
     if not request.user.is_authenticated:
         return home.home(request)
+    mine = list(selectors.lobby_my_matches(signed_in_user(request)))
     return render(
         request,
         "games/lobby.html",
         {
             "open_matches": selectors.lobby_open_matches(),
-            "my_matches": selectors.lobby_my_matches(signed_in_user(request)),
+            "my_matches": mine,
+            # Shown first, above the games: what the player came back for.
+            "your_move": [m for m in mine if m.my_move],
+            "my_other_matches": [m for m in mine if not m.my_move],
             "finished_matches": selectors.lobby_finished_matches(signed_in_user(request)),
             "games": catalog.cards(),
         },

@@ -167,3 +167,46 @@ def test_the_lobby_lists_open_matches_yours_with_your_move_first_and_finished_on
     assert theirs_to_move not in list(response.context["open_matches"])
     assert done in list(response.context["finished_matches"])
     assert "Play now against three bots" in response.content.decode()
+
+
+def test_the_lobby_shows_the_matches_waiting_for_your_move_above_the_game_cards(player, opponent):
+    waiting = services.match_create(creator=player, seat_count=2, bots=["random"])
+    theirs = services.match_create(creator=opponent, seat_count=2)
+    services.seat_join(match_id=theirs.pk, user=player)  # the opponent moves first
+
+    page = client_for(player).get(reverse("games:lobby")).content.decode()
+
+    your_move = page.index('id="your-move-h"')
+    assert your_move < page.index('id="games-h"') < page.index('id="mine-h"')
+    first_list = page[your_move : page.index('id="games-h"')]
+    assert f"Match {waiting.pk}<" in first_list and f"Match {theirs.pk}<" not in first_list
+    assert f"Match {theirs.pk}<" in page[page.index('id="mine-h"') :]
+
+
+def test_the_lobby_has_no_your_move_list_when_nothing_waits_for_you(player, opponent):
+    theirs = services.match_create(creator=opponent, seat_count=2)
+    services.seat_join(match_id=theirs.pk, user=player)
+    page = client_for(player).get(reverse("games:lobby")).content.decode()
+    assert 'id="your-move-h"' not in page
+    assert f"Match {theirs.pk}<" in page[page.index('id="mine-h"') :]
+
+
+def test_the_watch_page_lists_the_longest_running_match_first_as_it_says(player):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    older = services.match_create(creator=player, seat_count=2, bots=["random", "random"])
+    newer = services.match_create(creator=player, seat_count=2, bots=["random", "random"])
+    # The older match has played fewer turns (slower players): the order is by age.
+    Match.objects.filter(pk=older.pk).update(
+        started_at=timezone.now() - timedelta(days=2), turn_number=3
+    )
+    Match.objects.filter(pk=newer.pk).update(
+        started_at=timezone.now() - timedelta(hours=1), turn_number=40
+    )
+
+    response = client_for(player).get(reverse("games:watch"))
+
+    assert "the longest-running first" in response.content.decode()
+    assert list(response.context["matches"]) == [older, newer]
