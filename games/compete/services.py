@@ -50,19 +50,28 @@ def match_entrants(match: Match) -> list[Entrant]:
     return entrants if len(entrants) >= 2 else []
 
 
-def _rating_for(game: str, entrant: Entrant) -> Rating:
-    """The entrant's rating row in `game`, created at the defaults, and locked."""
-    if entrant.user is not None:
-        kind = Kind.API_BOT if entrant.api else Kind.PERSON
-        rating, _ = Rating.objects.select_for_update().get_or_create(
-            game=game, user=entrant.user, defaults={"kind": kind}
-        )
-        rating.kind = kind
-    else:
-        rating, _ = Rating.objects.select_for_update().get_or_create(
-            game=game, bot=entrant.bot, defaults={"kind": Kind.BUILTIN_BOT}
-        )
-    return rating
+def _ratings_for(game: str, entrants: list[Entrant]) -> list[Rating]:
+    """Each entrant's rating row in `game` (created at the defaults), locked, in the
+    entrants' order. The rows are locked in primary key order, so that two matches
+    of the same accounts finishing at once wait for each other instead of
+    deadlocking."""
+    pks = []
+    for entrant in entrants:
+        if entrant.user is not None:
+            rating, _ = Rating.objects.get_or_create(
+                game=game, user=entrant.user, defaults={"kind": Kind.PERSON}
+            )
+        else:
+            rating, _ = Rating.objects.get_or_create(
+                game=game, bot=entrant.bot, defaults={"kind": Kind.BUILTIN_BOT}
+            )
+        pks.append(rating.pk)
+    locked = {r.pk: r for r in Rating.objects.select_for_update().filter(pk__in=pks).order_by("pk")}
+    ratings = [locked[pk] for pk in pks]
+    for entrant, rating in zip(entrants, ratings, strict=True):
+        if entrant.user is not None:
+            rating.kind = Kind.API_BOT if entrant.api else Kind.PERSON
+    return ratings
 
 
 def match_rate(*, match: Match) -> list[RatingChange]:
@@ -76,9 +85,7 @@ def match_rate(*, match: Match) -> list[RatingChange]:
     finished_at = match.finished_at
     assert finished_at is not None  # a finished match has its time
     with transaction.atomic():
-        # Locked in one order (seat order; rows by game and account) so that two
-        # matches finishing together wait for each other rather than deadlock.
-        ratings = [_rating_for(match.ruleset, e) for e in entrants]
+        ratings = _ratings_for(match.ruleset, entrants)
         after = rate([r.skill for r in ratings], [e.place for e in entrants])
         changes = []
         for entrant, rating, skill in zip(entrants, ratings, after, strict=True):

@@ -162,3 +162,28 @@ def test_the_running_match_page_asks_nothing_of_the_ratings(
     with CaptureQueriesContext(conn) as queries:
         assert client.get(url).status_code == 200
     assert not any("compete_" in q["sql"] for q in queries.captured_queries)
+
+
+def test_a_leaderboard_page_takes_the_same_queries_for_few_rows_or_many(
+    player, django_assert_max_num_queries
+):
+    url = reverse("compete:leaderboard", args=["helium3"])
+    client = client_for(player)
+    Rating.objects.create(game="helium3", user=player, kind=Kind.PERSON, mu=20.0, sigma=2.0,
+                          conservative=14.0, matches=3, last_played_at=timezone.now())  # fmt: skip
+    for i in range(30):
+        _rating("helium3", f"p{i}", 40.0 - i / 10)
+    # Session and user, the page's count and rows, the viewer's rating and rank.
+    with django_assert_max_num_queries(8):
+        html = _page(client, url)
+    assert len(_board_names(html)) == 31
+
+
+def test_the_admin_lists_ratings_and_changes_read_only(player, opponent):
+    rps_match([player, opponent], ["paper", "rock"])
+    staff = UserFactory(username="root", is_staff=True, is_superuser=True)
+    client = client_for(staff)
+    for name in ("rating", "ratingchange"):
+        listing = client.get(reverse(f"admin:compete_{name}_changelist"))
+        assert listing.status_code == 200 and "alice" in listing.content.decode()
+        assert client.get(reverse(f"admin:compete_{name}_add")).status_code == 403

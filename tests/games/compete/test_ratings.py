@@ -63,6 +63,19 @@ def test_a_second_match_starts_from_the_first_ones_ratings(player, opponent):
     assert Rating.objects.get(user=player).matches == 2
 
 
+def test_each_seat_gets_its_own_rating_whatever_order_the_rows_were_made_in(player, opponent):
+    carol = UserFactory(username="carol3")
+    rps_match([carol, opponent], ["paper", "rock"])  # carol's and bob's rows first
+    rps_match([player, opponent, carol], ["scissors", "paper", "paper"])
+    model = PlackettLuce()
+    [[c], [b]] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    # The scissors beat both papers: places 1, 2, 2.
+    [[a2], [b2], [c2]] = model.rate([[model.rating()], [b], [c]], ranks=[1, 2, 2])
+    assert _numbers(player) == (a2.mu, a2.sigma)
+    assert _numbers(opponent) == (b2.mu, b2.sigma)
+    assert _numbers(carol) == (c2.mu, c2.sigma)
+
+
 def test_running_the_finish_twice_rates_once(player, opponent):
     match = rps_match([player, opponent], ["paper", "rock"])
     before = (_numbers(player), _numbers(opponent), RatingChange.objects.count())
