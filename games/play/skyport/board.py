@@ -199,6 +199,11 @@ def crop(tiles: list[str], size: int) -> tuple[float, float, float, float]:
             if k < len(row) and row[k] in TILE_COLOURS and row[k] != "V":
                 xs.append(x0 + 1.5 * R * (k - j))
                 ys.append(y0 + H * (j + k))
+    return _ground_box(xs, ys, size)
+
+
+def _ground_box(xs: list[float], ys: list[float], size: int) -> tuple[float, float, float, float]:
+    """The box around tiles centred at xs, ys, within the whole viewBox."""
     width, height = extent(size)
     if not xs:
         return 0.0, 0.0, width, height
@@ -340,6 +345,8 @@ def board(
 
     polygons: list[str] = []
     marked: list[str] = []
+    ground_x: list[float] = []
+    ground_y: list[float] = []
     counts: list[str] = []
     spawns: list[str] = []
     for j in range(size):
@@ -361,9 +368,11 @@ def board(
                 f'<polygon class="sp-tile t-{letter}" fill="url(#{ident}-p{letter})" '
                 f'points="{points}" data-j="{j}" data-k="{k}" data-cx="{x}" data-cy="{y}"/>'
             )
-            kind = (marks or {}).get((j, k))
-            if kind in MARK_KINDS:
-                marked.append(f'<polygon class="sp-mark m-{kind}" points="{points}"/>')
+            if marks and marks.get((j, k)) in MARK_KINDS:
+                marked.append(f'<polygon class="sp-mark m-{marks[(j, k)]}" points="{points}"/>')
+            if letter != "V":
+                ground_x.append(cx)
+                ground_y.append(cy)
             if letter in RESOURCE_TILES:
                 remaining = resources.get(f"{j},{k}")
                 if remaining is not None:
@@ -407,7 +416,7 @@ def board(
         f"left. {_summary(view)}."
     )
     phase = escape(str(view.get("phase", "")))
-    shown = crop(tiles, size)
+    shown = _ground_box(ground_x, ground_y, size)
     whole = (0.0, 0.0, width, height)
     parts = [
         f'<svg class="board skyport-board" viewBox="{_box(shown)}" '
@@ -469,7 +478,7 @@ def picture_of(view: dict[str, Any], *, label: str) -> SafeString:
         for p in view.get("players", [])
     )
     return mark_safe(  # noqa: S308 - numbers and fixed words; the label is escaped
-        f'<svg class="game-picture" viewBox="0 0 {_num(width)} {_num(height)}" role="img" '
+        f'<svg class="game-picture" viewBox="{_box(crop(tiles, size))}" role="img" '
         f'aria-label="{escape(label)}"><rect width="{_num(width)}" height="{_num(height)}" '
         f'rx="8" fill="#11141a"/>{paths}{dots}</svg>'
     )

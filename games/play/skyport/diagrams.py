@@ -21,13 +21,14 @@ from engine.skyport.state import PER_TILE, RESOURCE_OF_TILE, RESOURCES, START_HE
 from games.play.skyport import sentences
 from games.play.skyport.board import R, _num, board, shape_path
 
-# A small map: rock here and there, a few resources, the three spawns in corners.
+# A small map: rock here and there, a few resources, the three spawns in corners, each
+# near its seat (seat 1 on the left, 2 on the right, 3 at the bottom).
 EXAMPLE_TILES = ["SGGGGGS", "GGRGGOG", "GGGGEGG", "GGGGGGG", "GOGGGGG", "GGCGGGG", "VGGGGGS"]
 # Each seat: where it stands, its spawn, its loadout (level 1).
 EXAMPLE_SEATS = {
     1: ((3, 1), (0, 0), ("laser", "mortar")),
-    2: ((3, 5), (6, 6), ("mortar", "droid")),
-    3: ((5, 5), (0, 6), ("droid", "laser")),
+    2: ((3, 5), (0, 6), ("mortar", "droid")),
+    3: ((5, 5), (6, 6), ("droid", "laser")),
 }
 # The three turns, one weapon each, every one fired as the turn's only action.
 EXAMPLE_TURNS: list[tuple[int, str, dict[str, Any]]] = [

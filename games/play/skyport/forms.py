@@ -51,7 +51,7 @@ PLAY_NOTE = (
     f"Up to {MAX_ACTIONS} actions, in order; an attack ends the turn, and each action left "
     "unused adds a fifth to its damage."
 )
-PLANNED_NOTE = "Planned on the board above: its Send button sends what its list shows."
+PLANNED_NOTE = "Planned on the board above: its Send button sends what it shows as planned."
 
 
 def parse_sequence(text: str) -> tuple[list[str], str | None]:
