@@ -56,6 +56,7 @@ class ApiError(Exception):
         super().__init__(f"{status} {error.get('code')}: {error.get('message')}")
         self.status = status
         self.code = error.get("code")
+        self.body = body if isinstance(body, dict) else {}
 
 
 class BotError(Exception):
