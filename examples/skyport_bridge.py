@@ -253,11 +253,18 @@ class Ai:
         self.connection.close()
 
 
-def accept(listen: str, seconds: float) -> tuple[Ai, str]:
-    """The AI that connects to `listen` (host:port) and its name from the handshake."""
-    host, _, port = listen.rpartition(":")
-    server = socket.create_server((host or "127.0.0.1", int(port)))
-    print(f"listening on {host}:{server.getsockname()[1]}", file=sys.stderr, flush=True)
+def listen_address(text: str) -> tuple[str, int]:
+    """`host:port` (the host may be left out: 127.0.0.1); ValueError if it is not one."""
+    host, _, port = text.rpartition(":")
+    if not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"--listen is host:port, not {text[:40]!r}")
+    return host or "127.0.0.1", int(port)
+
+
+def accept(listen: tuple[str, int], seconds: float) -> tuple[Ai, str]:
+    """The AI that connects to `listen` and its name from the handshake."""
+    server = socket.create_server(listen)
+    print(f"listening on {listen[0]}:{server.getsockname()[1]}", file=sys.stderr, flush=True)
     server.settimeout(seconds)
     try:
         connection, _address = server.accept()
@@ -485,7 +492,7 @@ class Player:
 def play(client: Client, args: argparse.Namespace) -> dict[str, Any]:
     deadline = time.monotonic() + args.max_seconds
     seat = take_seat(client, args.match)["seat"]
-    ai, name = accept(args.listen, args.accept_seconds)
+    ai, name = accept(listen_address(args.listen), args.accept_seconds)
     print(f"{name} plays seat {seat} of match {args.match}", file=sys.stderr)
     player = Player(client, ai, name, args)
     player.seat = seat
@@ -544,6 +551,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     if not args.token:
         parser.error("give a token with --token or HELIUM3_TOKEN")
+    try:
+        listen_address(args.listen)
+    except ValueError as error:
+        parser.error(str(error))
     try:
         summary = play(Client(args.url, args.token, per_minute=args.rate), args)
     except (ApiError, AiError, RuntimeError, OSError, http.client.HTTPException) as error:

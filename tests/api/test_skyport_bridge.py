@@ -306,6 +306,39 @@ def test_a_bad_handshake_is_answered_with_an_error_and_stops_the_bridge(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_an_ai_that_sends_no_loadout_stops_the_bridge_and_the_site_keeps_the_seat(
+    live_server: Any, player: Any
+) -> None:
+    created = _match(player)
+    process = _start_bridge(live_server, created.pk, token_for(player), "--loadout-seconds", "1")
+    with socket.create_connection(("127.0.0.1", process.port), timeout=20) as sock:
+        hello = {"message": "connect", "revision": 1, "name": "mute"}
+        sock.sendall(json.dumps(hello).encode() + b"\n")
+        lines = sock.makefile("r")
+        assert json.loads(lines.readline()) == {"message": "connect", "status": True}
+        start = json.loads(lines.readline())
+        assert start["message"] == "gamestate" and start["turn"] == 0
+        # An action before the loadout is refused; then nothing more is sent.
+        sock.sendall(b'{"message": "action", "type": "mine"}\nnot json\n')
+        assert json.loads(lines.readline()) == {"error": "send your loadout first"}
+        assert "not a JSON object" in json.loads(lines.readline())["error"]
+        code, _out, err = _finish(process)
+    assert code == 1 and "bridge stopped: the AI sent no loadout within 1 s" in err
+    assert "Traceback" not in err
+    match = Match.objects.get(pk=created.pk)
+    assert match.status == Match.Status.RUNNING and match.state["turn"] == 0
+    assert not Orders.objects.filter(match=match, seat=1).exists()
+
+
+def test_the_listening_address_is_host_and_port() -> None:
+    assert bridge.listen_address("127.0.0.1:54321") == ("127.0.0.1", 54321)
+    assert bridge.listen_address(":0") == ("127.0.0.1", 0)
+    for bad in ("54321x", "127.0.0.1", "127.0.0.1:70000", ""):
+        with pytest.raises(ValueError, match="host:port"):
+            bridge.listen_address(bad)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_bridge_refuses_a_match_of_another_game(live_server: Any, player: Any) -> None:
     created = services.match_create(
         creator=player, ruleset="halite", seat_count=2, bots=["grower"], api=True
