@@ -19,7 +19,8 @@ The markup is the board script's model (games/static/games/halite.js), by the
 contract it codes against: the root `<svg class="board halite-board">` carries
 `data-width`, `data-height`, `data-cell` (C) and `data-margin` (M), and every
 cell's numbers as hex digits row by row: `data-prod` (production, one a cell) and
-`data-str` (strength, two a cell, owned or neutral); cell (x, y)
+`data-str` (strength, two a cell, owned or neutral), and `--hl-cells` (its longer side,
+for the page's stylesheet to size it); cell (x, y)
 is the square [M + x*C, M + (x+1)*C) x [M + y*C, M + (y+1)*C) of the viewBox (whose
 origin is 0 0); every owned cell has exactly one element `class="hl-piece seat-S"`
 with `data-x`, `data-y`, `data-owner` and `data-strength` (a `<use>` whose `x` and
@@ -311,6 +312,7 @@ def board(view: dict[str, Any], *, caption: str = "", ident: str = "board") -> S
         f'data-cell="{CELL}" data-margin="{MARGIN}" data-turn="{int(view.get("turn", 0))}" '
         f'data-viewer="{int(viewer) if viewer is not None else ""}" '
         f'data-prod="{_hex(production, 1)}" data-str="{_hex(strength, 2)}" '
+        f'style="--hl-cells:{max(width, height)}" '
         f'xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{ident}-title">{escape(title)}</title>',
         f'<desc id="{ident}-desc">{escape(desc)}</desc>',

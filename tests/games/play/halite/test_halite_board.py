@@ -239,3 +239,25 @@ def test_every_cells_production_and_strength_are_on_the_root_as_hex_digits():
             i = y * 12 + x
             assert int(prod[i], 16) == view["production"][y][x]
             assert int(strength[2 * i : 2 * i + 2], 16) == view["strength"][y][x]
+
+
+def test_text_drawn_on_the_boards_and_charts_dark_ground_passes_aa_contrast():
+    """The SVG's own text (the coordinates, the charts' labels) and the cell tip sit on
+    the board's dark ground in both themes; the page's contrast test reads HTML text."""
+    from pathlib import Path
+
+    from test_contrast import contrast
+
+    from games.play.halite import stats
+
+    css = (Path(board.__file__).parent / "static" / "play" / "halite" / "board.css").read_text()
+    ground = re.search(r"\.hl-frame\{fill:#(\w+)", board._STYLE).group(1)
+    axis = re.search(r"\.hl-axis\{[^}]*fill:#(\w+)", board._STYLE).group(1)
+    assert contrast(axis, ground) >= 4.5
+    chart_ground = re.search(r"\.hl-chart-bg \{ fill: #(\w+)", css).group(1)
+    for name in ("hl-chart-label", "hl-chart-name"):
+        fill = re.search(rf"\.{name} {{[^}}]*fill: #(\w+)", css).group(1)
+        assert contrast(fill, chart_ground) >= 4.5, name
+    tip = re.search(r"\.hl-tip \{[^}]*background: #(\w+); color: #(\w+)", css, re.S)
+    assert contrast(tip.group(2), tip.group(1)) >= 4.5
+    assert stats.KINDS == ("territory", "strength", "production")

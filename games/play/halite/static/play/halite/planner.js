@@ -520,6 +520,40 @@
     });
   }
 
+  /* ---- Zoom and pan: a big map on a small screen ---- */
+  /* Where a cell is drawn under ZOOM_BELOW CSS pixels (a 50 x 50 map on a phone), a bar
+     over the map zooms it (1x to 4x) and the map scrolls in its frame: a finger pans it,
+     a tap chooses a piece as a click does. The zoom is the frame's, so the server's next
+     board keeps it. */
+  var ZOOM_BELOW = 14, ZOOMS = [1, 1.5, 2, 3, 4];
+  function cellPx(svg) { var r = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal; return vb && vb.width ? r.width / vb.width * +svg.dataset.cell : 0; }
+  function initZoom() {
+    var wrap = $("#board-wrap"), svg = $("#board-wrap svg.board");
+    if (!wrap || !svg || !svg.dataset.cell || $("#hl-zoom")) return;
+    var base = cellPx(svg);
+    if (!base || base >= ZOOM_BELOW) return;
+    var level = 0, out = html("output", {id: "hl-zoom-level", "aria-live": "polite"}, "1×");
+    var less = html("button", {type: "button", id: "hl-zoom-out", "aria-label": "Zoom out", disabled: "disabled"}, "−");
+    var more = html("button", {type: "button", id: "hl-zoom-in", "aria-label": "Zoom in"}, "+");
+    function set(next) {
+      next = Math.max(0, Math.min(ZOOMS.length - 1, next));
+      var z = ZOOMS[next], before = ZOOMS[level];
+      // Keep the middle of what is seen in the middle.
+      var mx = (wrap.scrollLeft + wrap.clientWidth / 2) / before, my = (wrap.scrollTop + wrap.clientHeight / 2) / before;
+      level = next;
+      wrap.classList.toggle("hl-zoomed", z > 1);
+      wrap.style.setProperty("--hl-zoom", String(z));
+      wrap.scrollLeft = mx * z - wrap.clientWidth / 2; wrap.scrollTop = my * z - wrap.clientHeight / 2;
+      setText(out, z + "×");
+      less.disabled = level === 0; more.disabled = level === ZOOMS.length - 1;
+    }
+    less.addEventListener("click", function () { set(level - 1); });
+    more.addEventListener("click", function () { set(level + 1); });
+    var bar = html("div", {id: "hl-zoom", "class": "hl-zoom", role: "group", "aria-label": "Zoom the map"});
+    bar.append(html("span", {}, "Zoom"), less, out, more, html("small", {}, "a finger pans the map"));
+    wrap.before(bar);
+  }
+
   /* ---- The match page and the replay page: the platform's (games/page.js) ---- */
   /* The panel's score per seat while a turn plays: the territory the board shows. */
   function followCount(count) {
@@ -576,6 +610,7 @@
     window.halitePlan = function () { return {plan: JSON.parse(JSON.stringify(planner.plan)), chosen: keysOf(planner.sel), playing: mp.playing()}; };
   }
   initReadout();
+  initZoom();
   var replay = $("#replay-turns");
   if (replay) {
     mp.replay(replay, {
