@@ -54,6 +54,7 @@ def shoot(page: Page, url: str, name: str, theme: str, folder: Path, plan: bool 
                 break
         page.locator("#sp-w-mortar").click()
         expect(page.locator("#board-wrap .sp-plan .sp-ray").first).to_be_attached()
+    page.evaluate("() => window.scrollTo(0, 0)")  # the sticky header at the top of the picture
     width = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert width <= 1, f"{name}: the page scrolls sideways by {width} px"
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
