@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games.compete import selectors
 from games.compete.chart import history_svg
-from games.compete.models import RatingChange
+from games.compete.models import Rating, RatingChange
 from games.models import Match
 
 register = template.Library()
@@ -39,6 +40,44 @@ def rating_delta(changes: dict[int, RatingChange], seat: int) -> str:
         change.rating_after,
         f"{delta:+d}" if delta else "±0",
     )
+
+
+@register.simple_tag
+def card_ratings(*lists: Any) -> dict[tuple[str, str], Rating]:
+    """The ratings of every account seated in these lists of matches, in each match's
+    game, in one query: {(game, "u<user id>" or "b<bot>"): rating}. The matches'
+    seats are prefetched by the lists' selectors."""
+    users: set[tuple[str, int]] = set()
+    bots: set[tuple[str, str]] = set()
+    for matches in lists:
+        for match in matches or ():
+            for seat in match.seats.all():
+                if seat.user_id is not None:
+                    users.add((match.ruleset, seat.user_id))
+                elif seat.bot:
+                    bots.add((match.ruleset, seat.bot))
+    if not users and not bots:
+        return {}
+    wanted = Q(pk__in=[])
+    for game in {g for g, _ in users} | {g for g, _ in bots}:
+        ids = [u for g, u in users if g == game]
+        names = [b for g, b in bots if g == game]
+        wanted |= Q(game=game) & (Q(user_id__in=ids) | Q(bot__in=names))
+    found = Rating.objects.filter(wanted).only("game", "user_id", "bot", "mu", "sigma")
+    return {(r.game, f"b{r.bot}" if r.bot else f"u{r.user_id}"): r for r in found}
+
+
+@register.simple_tag
+def seat_rating(ratings: dict[tuple[str, str], Rating] | None, match: Match, seat: Any) -> str:
+    """A seat's rating in its match's game beside its name on a card ("1523?"), or
+    nothing (an open seat, no rated match yet, or no ratings fetched)."""
+    if not ratings:
+        return ""
+    key = f"b{seat.bot}" if seat.user_id is None else f"u{seat.user_id}"
+    rating = ratings.get((match.ruleset, key))
+    if rating is None:
+        return ""
+    return format_html(' <small class="seat-rating" title="Rating">{}</small>', rating.text)
 
 
 @register.simple_tag

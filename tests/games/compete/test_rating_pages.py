@@ -187,3 +187,37 @@ def test_the_admin_lists_ratings_and_changes_read_only(player, opponent):
         listing = client.get(reverse(f"admin:compete_{name}_changelist"))
         assert listing.status_code == 200 and "alice" in listing.content.decode()
         assert client.get(reverse(f"admin:compete_{name}_add")).status_code == 403
+
+
+def _seat_ratings(html: str) -> list[str]:
+    return re.findall(r'<small class="seat-rating" title="Rating">([^<]+)</small>', html)
+
+
+def test_lobby_and_watch_cards_show_ratings_next_to_names(player, opponent):
+    rps_match([player, opponent], ["paper", "rock"])
+    alice, bob = Rating.objects.get(user=player), Rating.objects.get(user=opponent)
+    running = services.match_create(creator=player, seat_count=2, ruleset="rps")
+    services.seat_join(match_id=running.pk, user=opponent)
+    lobby = _page(client_for(player), reverse("games:lobby"))
+    # The running match and the finished one: alice's and bob's ratings on each.
+    assert sorted(_seat_ratings(lobby)) == sorted([alice.text, bob.text] * 2)
+    assert "· rated" in lobby
+    watch = _page(Client(), reverse("games:watch"))
+    assert _seat_ratings(watch) == [alice.text, bob.text]
+
+
+def test_the_cards_ratings_take_one_query_however_many_cards(player, opponent):
+    def count() -> int:
+        from django.test.utils import CaptureQueriesContext
+
+        client = client_for(player)
+        with CaptureQueriesContext(connection) as queries:
+            _page(client, reverse("games:lobby"))
+        return sum(1 for q in queries.captured_queries if "compete_rating" in q["sql"])
+
+    rps_match([player, opponent], ["paper", "rock"])
+    assert count() == 1
+    for _ in range(3):
+        rps_match([player, opponent], ["rock", "paper"])
+        services.match_create(creator=opponent, seat_count=2, ruleset="rps")
+    assert count() == 1
