@@ -388,6 +388,7 @@ def test_the_rules_page_gives_the_numbers_of_the_engine():
     assert f"A kill scores {sk.KILL_BOUNTY} more; dying costs {-sk.DEATH_PENALTY}" in text
     assert "up to 3 actions" in text and "30 rounds unless its creator chose from 5 to 100" in text
     assert "cross-4 (4 players)" in text and "ring-8 (8 players)" in text
+    assert "also takes fewer, from 2: the spawns left over stay empty" in text
     assert 'class="board skyport-board"' in response.content.decode()
     assert "Seat 8: white hourglass" in text
 
