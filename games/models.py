@@ -19,6 +19,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from games.words import bot_label
+
 TURN_SECONDS_MIN = 60
 TURN_SECONDS_MAX = 3 * 24 * 3600
 
@@ -172,11 +174,11 @@ class Seat(models.Model):
     @property
     def label(self) -> str:
         if self.bot:
-            return f"bot: {self.bot}"
+            return bot_label(self.bot)
         if self.user_id is None:
             return "(free)"
         name = self.user.get_username() if self.user else "?"
-        return f"{name} (played by bot {self.standin_bot})" if self.standin_bot else name
+        return f"{name} (played by {bot_label(self.standin_bot)})" if self.standin_bot else name
 
 
 AT_ONCE = 0

@@ -11,11 +11,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import catalog, history
-from games.models import AT_ONCE, Notification, NotificationKind, Resolution, Seat
-
-# Largest first: (seconds in the unit, its name).
-_UNITS = ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second"))
+from games import catalog, history, records, words
+from games.models import AT_ONCE, Match, Notification, NotificationKind, Resolution, Seat
 
 
 def absolute(path: str) -> str:
@@ -32,21 +29,55 @@ def duration_words(seconds: float) -> str:
     """
     if seconds < 0:
         raise ValueError(f"a duration cannot be negative: {seconds}")
-    whole = int(seconds)
-    if whole == 0:
-        return "0 seconds"
-    parts = []
-    for index, (size, name) in enumerate(_UNITS):
-        count, whole = divmod(whole, size)
-        if count:
-            parts.append(f"{count} {name}{'' if count == 1 else 's'}")
-            if index + 1 < len(_UNITS):
-                size_below, name_below = _UNITS[index + 1]
-                below = whole // size_below
-                if below:
-                    parts.append(f"{below} {name_below}{'' if below == 1 else 's'}")
-            break
-    return " ".join(parts)
+    return words.seconds_words(int(seconds))
+
+
+def seat_names(seats: list[Seat]) -> dict[int, str]:
+    """Each seat's player as the emails name it: "alice", "bot miner"."""
+    names = {}
+    for seat in seats:
+        if seat.bot:
+            names[seat.number] = words.bot_label(seat.bot)
+        elif seat.user is not None:
+            names[seat.number] = seat.user.get_username()
+    return names
+
+
+def match_over_results(row: Notification) -> dict[str, Any]:
+    """What "Match over" tells: the recipient's result ("You came 3rd"), the
+    sentence of what decided the match, and every seat's place, player and score
+    (the final state is public once the match is over); empty if it has none."""
+    from games import presentation
+
+    match = row.match
+    final = match.state
+    if match.status != Match.Status.FINISHED or not isinstance(final, dict):
+        return {}
+    seats = list(Seat.objects.filter(match=match).select_related("user"))
+    names = seat_names(seats)
+    mine = next((s.number for s in seats if s.user_id == row.user_id), None)
+    table = records.standings(final)
+    nobody_won = not any(s.won for s in table)
+    rows = []
+    for standing in table:
+        place = records.ordinal(standing.place)
+        rows.append(
+            {
+                "place": f"{place} (tie)" if standing.tied else place,
+                "seat": standing.seat,
+                "name": names.get(standing.seat, ""),
+                "money": words.number(standing.money),
+                "me": standing.seat == mine,
+            }
+        )
+    you = next((s for s in table if s.seat == mine), None)
+    players = final.get("players") or [{}]
+    return {
+        "mine": records.result_phrase(you, nobody_won=nobody_won) if you else "",
+        "decided": presentation.get(match.ruleset).decided(final, names),
+        "rows": rows,
+        "score_name": "Money" if "money" in players[0] else "Score",
+    }
 
 
 # The turns a "Your turn" email tells at most (the seat's own last turn ends them).
@@ -105,6 +136,7 @@ def render_notification(row: Notification) -> EmailMultiAlternatives:
         "missed_limit": settings.MISSED_TURNS_BEFORE_BOT,
         "ctx": ctx,
         "since": since_your_turn(row) if row.kind == NotificationKind.YOUR_TURN else [],
+        "results": match_over_results(row) if row.kind == NotificationKind.MATCH_OVER else {},
         "match_url": absolute(reverse("games:match-detail", args=[row.match_id])),
         "settings_url": absolute(reverse("games:notification-settings")),
         "unsubscribe_url": absolute(

@@ -207,7 +207,7 @@ def match_create(
         for number, bot in zip(numbers[-len(bot_for) :], bot_for, strict=True):
             Seat.objects.create(match=match, number=number, bot=bot, joined_at=now if bot else None)
         if all(bot_for):
-            match_start(match=match, now=now)
+            match_start(match=match, now=now, started_by=creator)
         return match
 
 
@@ -245,8 +245,13 @@ def match_play_now(*, user: User, ruleset: str = "helium3") -> Match:
     )
 
 
-def match_start(*, match: Match, now: datetime, seed: int | None = None) -> None:
-    """Every seat is taken: a fresh seed (unless given), the initial state, the first turn."""
+def match_start(
+    *, match: Match, now: datetime, seed: int | None = None, started_by: User | None = None
+) -> None:
+    """Every seat is taken: a fresh seed (unless given), the initial state, the first turn.
+
+    `started_by`: the player whose click started it (Play now, the last seat taken)
+    is on its page already and gets no "Match started" email; the others do."""
     seed = secrets.randbelow(2**31) if seed is None else seed
     state = engine.new_game(
         seed=seed,
@@ -261,7 +266,10 @@ def match_start(*, match: Match, now: datetime, seed: int | None = None) -> None
     match.status = Match.Status.RUNNING
     match.started_at = now
     match.save(update_fields=["seed", "initial_state", "state", "status", "started_at"])
-    for seat in Seat.objects.filter(match=match, user__isnull=False).select_related("user"):
+    players = Seat.objects.filter(match=match, user__isnull=False).select_related("user")
+    if started_by is not None:
+        players = players.exclude(user=started_by)
+    for seat in players:
         notify(
             user=seat.user,
             match=match,
@@ -294,7 +302,7 @@ def seat_join(*, match_id: int, user: User, api: bool = False) -> Seat:
         else:
             raise Conflict("full", "Every seat of this match is taken.")
         if not Seat.objects.filter(match=match, user__isnull=True, bot="").exists():
-            match_start(match=match, now=now)
+            match_start(match=match, now=now, started_by=user)
         return Seat.objects.get(pk=seat.pk)
 
 

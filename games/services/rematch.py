@@ -61,7 +61,7 @@ def match_rematch(*, match_id: int, user: User) -> Match:
             else:
                 Seat.objects.create(match=match, number=seat.number)
         if all(s.bot for s in seats if s.pk != mine.pk):
-            match_start(match=match, now=now)
+            match_start(match=match, now=now, started_by=user)
         return match
 
 
@@ -107,6 +107,6 @@ def _rematch_asked(
             continue
         Seat.objects.filter(pk=seat.pk).update(user=user, joined_at=now)
         if not any(s.is_free for s in there if s.pk != seat.pk):
-            match_start(match=match, now=now)
+            match_start(match=match, now=now, started_by=user)
         return match
     return None

@@ -11,7 +11,7 @@ from typing import Any
 from django import template
 
 import engine
-from games import presentation, records
+from games import presentation, records, words
 from games.models import Match, Seat
 
 register = template.Library()
@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 def seat_name(seat: Seat) -> str:
     """A seat's player as the results name it: the username, or "bot miner"."""
     if seat.bot:
-        return f"bot {seat.bot}"
+        return words.bot_label(seat.bot)
     if seat.user is not None:
         return seat.user.get_username()
     return ""
@@ -88,7 +88,7 @@ def match_results(view: dict[str, Any], seats: list[Seat], viewer: Seat | None) 
                 name=names.get(standing.seat, ""),
                 won=standing.won,
                 me=me,
-                money=f"{standing.money:,}",
+                money=words.number(standing.money),
                 robots_left=standing.robots_left,
                 robots_destroyed=seat.robots_destroyed if seat else None,
                 robots_lost=seat.robots_lost if seat else None,

@@ -1,10 +1,32 @@
-"""Numbers in words for the pages: "1 day", "15 minutes", not "86400 s"."""
+"""Numbers in words for the pages: "1 day", "15 minutes", not "86400 s"; counts
+and amounts with their thousands separated ("10,198"), as games.words writes them."""
 
 from __future__ import annotations
 
 from django import template
 
+from games import words
+
 register = template.Library()
+
+
+@register.filter
+def number(value: object) -> str:
+    """{{ money|number }} -> "10,198", as every page and email writes a number."""
+    return words.number(value)
+
+
+@register.filter
+def bot_label(name: str) -> str:
+    """{{ seat.standin_bot|bot_label }} -> "bot fighter", as a seat's label says it."""
+    return words.bot_label(name)
+
+
+@register.filter
+def ms_words(value: object) -> str:
+    """{{ match.length_ms|ms_words }} -> "5 minutes"; 10400 -> "10.4 seconds"."""
+    return words.ms_words(value)
+
 
 _UNITS = [(86_400, "day"), (3_600, "hour"), (60, "minute"), (1, "second")]
 

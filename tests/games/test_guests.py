@@ -143,7 +143,8 @@ def test_a_guest_who_signs_up_keeps_the_match_its_orders_and_its_record(mailoutb
     assert EmailAddress.objects.get(user=account).verified
     client.post(reverse("account_login"), {"login": "luna", "password": PASSWORD})
     lobby = client.get(reverse("games:lobby")).content.decode()
-    mine = lobby.split("Your matches", 1)[1]
+    # Waiting for their move: the lobby lists it first, above the games.
+    mine = lobby.split('id="your-move-h"', 1)[1].split('id="games-h"', 1)[0]
     assert reverse("games:match-detail", args=[match.pk]) in mine
     assert BANNER not in lobby
 

@@ -1,0 +1,154 @@
+"""One way of writing a number ("10,198"), a bot ("bot fighter") and a duration
+("5 minutes", never "300000 ms") in the pages, the emails and the admin; and the
+emails' words: "Match over" names the players and says where you came."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+from site_support import client_for, drain
+from test_results import final_state, finished_match
+
+from games import services, words
+from games.models import Match, Notification, NotificationKind
+from games.services.notifications import notification_send
+from games.services.rematch import match_rematch
+
+# --- the helpers -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(10198, "10,198"), (-4100, "-4,100"), (7, "7"), (1_000_000.0, "1,000,000"), (2.5, "2.5")],
+)
+def test_a_number_is_written_with_its_thousands_separated(value, text):
+    assert words.number(value) == text
+
+
+def test_what_is_not_a_number_is_written_as_it_is():
+    assert words.number("?") == "?" and words.number(None) == "None"
+    assert words.number(True) == "True"
+
+
+@pytest.mark.parametrize(
+    ("ms", "text"),
+    [
+        (300_000, "5 minutes"),
+        (10_400, "10.4 seconds"),
+        (1_000, "1 second"),
+        (500, "0.5 seconds"),
+        (0, "0 seconds"),
+        (90_000, "1 minute 30 seconds"),
+        (3_600_000, "1 hour"),
+    ],
+)
+def test_a_duration_in_milliseconds_reads_in_minutes_and_seconds(ms, text):
+    assert words.ms_words(ms) == text
+
+
+def test_a_bot_is_named_one_way():
+    assert words.bot_label("fighter") == "bot fighter"
+
+
+# --- emails ----------------------------------------------------------------------
+
+
+def _over_email(match: Match, user: Any) -> mail.EmailMultiAlternatives:
+    row = services.notify(user=user, match=match, kind=NotificationKind.MATCH_OVER, turn_number=80)
+    assert notification_send(notification_id=row.pk) is True
+    [message] = [m for m in mail.outbox if m.to == [user.email]]
+    return message
+
+
+def test_match_over_names_the_players_says_where_you_came_and_separates_thousands(
+    player, opponent, mailoutbox
+):
+    state = final_state({1: 300, 2: 10_198, 3: 980, 4: 50}, {1: 2, 2: 1, 3: 4, 4: 5}, [2])
+    match = finished_match(state, {1: player, 2: opponent, 3: "miner", 4: "fighter"})
+
+    message = _over_email(match, player)
+    text, html = message.body, message.alternatives[0][0]
+
+    assert "is over after 80 turns: you came 3rd." in text
+    assert "Seat 2 (bob) won on money: 10,198" in text
+    assert "1st: seat 2 (bob), money 10,198" in text
+    assert "3rd: seat 1 (alice, you), money 300" in text
+    assert "seat 3 (bot miner)" in text and "seat 4 (bot fighter)" in text
+    assert "10198" not in text and "10198" not in html
+    assert "you came 3rd" in html and "bot fighter" in html and "10,198" in html
+
+
+def test_match_over_tells_the_winner_they_won(player, opponent, mailoutbox):
+    state = final_state({1: 300, 2: 10_198, 3: 980, 4: 50}, {1: 2, 2: 1, 3: 4, 4: 5}, [2])
+    match = finished_match(state, {1: player, 2: opponent, 3: "miner", 4: "fighter"})
+    assert "is over after 80 turns: you won." in _over_email(match, opponent).body
+
+
+def test_play_now_mails_no_match_started_to_the_player_who_pressed_it(player, mailoutbox):
+    client_for(player).post(reverse("games:match-play-now"))
+    match = Match.objects.get()
+    drain(match)
+    assert not Notification.objects.filter(kind=NotificationKind.MATCH_STARTED).exists()
+    assert not [m for m in mailoutbox if "has started" in m.subject]
+
+
+def test_a_match_started_by_the_last_join_is_mailed_to_the_others_only(
+    open_match, player, opponent, mailoutbox
+):
+    services.seat_join(match_id=open_match.pk, user=opponent)
+    drain(open_match)
+    started = [m.to for m in mailoutbox if "has started" in m.subject]
+    assert started == [[player.email]]
+
+
+def test_a_rematch_against_bots_mails_no_match_started_to_who_asked_for_it(player, mailoutbox):
+    state = final_state({1: 300, 3: 980}, {1: 2, 3: 4}, [3])
+    old = finished_match(state, {1: player, 3: "miner"})
+    rematch = match_rematch(match_id=old.pk, user=player)
+    assert rematch.status == Match.Status.RUNNING
+    drain(rematch)
+    assert not Notification.objects.filter(kind=NotificationKind.MATCH_STARTED).exists()
+
+
+# --- bots ------------------------------------------------------------------------
+
+
+def test_a_bot_is_named_the_same_way_on_the_lobby_card_the_match_page_and_the_results(
+    player, opponent
+):
+    state = final_state({1: 300, 2: 10_198, 3: 980, 4: 50}, {1: 2, 2: 1, 3: 4, 4: 5}, [2])
+    finished = finished_match(state, {1: player, 2: opponent, 3: "miner", 4: "fighter"})
+    running = services.match_create(creator=player, seat_count=2, bots=["fighter"])
+    alice = client_for(player)
+
+    lobby = alice.get(reverse("games:lobby")).content.decode()
+    running_page = alice.get(reverse("games:match-detail", args=[running.pk])).content.decode()
+    finished_page = alice.get(reverse("games:match-detail", args=[finished.pk])).content.decode()
+
+    for page in (lobby, running_page, finished_page):
+        assert "bot fighter" in page
+        assert "bot: " not in page
+    assert "10,198" in finished_page
+
+
+def test_a_stand_in_bot_is_named_as_a_seat_bot_is(running_match, player, mailoutbox):
+    seat = running_match.seats.get(user=player)
+    seat.standin_bot = "fighter"
+    seat.missed_in_row = 3
+    seat.save()
+    assert seat.label == "alice (played by bot fighter)"
+    page = client_for(player).get(reverse("games:match-detail", args=[running_match.pk]))
+    assert "so bot fighter plays your seat" in page.content.decode()
+    row = services.notify(
+        user=player,
+        match=running_match,
+        kind=NotificationKind.SEAT_TO_BOT,
+        context={"missed": 3, "bot": "fighter"},
+    )
+    assert notification_send(notification_id=row.pk) is True
+    [told] = [m for m in mailoutbox if "bot now plays" in m.subject]
+    assert "so bot fighter, a built-in bot, plays your seat" in told.body
+    assert "bot fighter" in told.alternatives[0][0]
