@@ -1,15 +1,21 @@
 """The leak crawler for the robot arena: before the end, no page, poll, history,
-movie, API answer (JSON or stream-free), email or replay shows a seat anything its
-own scans did not.
+movie, API answer (JSON or stream-free), email or replay shows a seat or a spectator
+anything the seat's own scans did not, nor how another seat spends its turn.
 
 An arena match of alice (seat 1) and bob (seat 2), sam only watching. Both build;
 alice moves, scans and ends her turn; bob is to move and has scanned nothing. Two
 worlds differ in everything bob may not know: alice's parts (so her health and
 radar), where she moved, what her scan showed. Every URL pattern of a match is
 crawled as bob, with his session cookie and bearer token, in both worlds, and every
-answer and email must be the same byte for byte (CSRF tokens aside). The crawls of
-sam (a spectator sees everything) and alice (her own robot) differ: the check can
-fail.
+answer and email must be the same byte for byte (CSRF tokens aside). So must the
+crawls of sam and of an anonymous visitor: while the match runs a spectator knows
+only the public facts (a player could otherwise watch their own match from a
+private window). Alice's own crawls differ: the check can fail.
+
+The step twins: worlds that differ only in how alice spends her turn (a scan; a walk
+of two cells, a shot at an empty cell and a scan; a shot and a walk of six cells)
+give bob, sam and a visitor the same answers while she plays it and once it ended:
+another seat's steps, their number, kinds and timing, are her own.
 """
 
 from __future__ import annotations
@@ -148,11 +154,136 @@ def test_no_page_api_answer_or_email_shows_bob_what_he_did_not_scan(
     assert not leaks, "answers that depend on what bob did not scan:\n\n" + "\n\n".join(leaks)
 
 
-@pytest.mark.parametrize("name", ["alice", "sam"])
-def test_a_spectator_and_alice_herself_are_shown_what_differs(
-    world: dict[str, Any], frozen_clock: None, name: str
+@pytest.mark.parametrize("name", ["sam", None])
+def test_a_spectator_is_shown_nothing_of_either_seat_while_the_match_runs(
+    world: dict[str, Any], frozen_clock: None, name: str | None
 ) -> None:
-    first, _ = crawl_as(world, name, "first")
-    second, _ = crawl_as(world, name, "second")
+    first, first_mail = crawl_as(world, name, "first")
+    second, second_mail = crawl_as(world, name, "second")
     assert not first.errors and not second.errors, first.errors + second.errors
-    assert differences(first, second), f"{name} is shown nothing of alice's robot"
+    assert len(first.answers) > 10 and any(a.status == 200 for a in first.answers.values())
+    leaks = differences(first, second)
+    leaks += list(crawler.email_differences(first_mail, second_mail))
+    assert not leaks, f"answers to {name} that depend on alice's build:\n\n" + "\n\n".join(leaks)
+
+
+def test_alice_herself_is_shown_what_differs(world: dict[str, Any], frozen_clock: None) -> None:
+    first, _ = crawl_as(world, "alice", "first")
+    second, _ = crawl_as(world, "alice", "second")
+    assert not first.errors and not second.errors, first.errors + second.errors
+    assert differences(first, second), "alice is shown nothing of her own robot"
+
+
+# --- the step twins ---------------------------------------------------------------------
+
+TWIN_BUILD = ["engine3", "radar1", "gun"]  # six steps of moves, a scan and a shot
+
+
+def _walk(state: dict[str, Any], start: tuple[int, int], cells: int) -> list[str]:
+    """A path of `cells` steps from `start` around the obstacles (breadth first)."""
+    blocked = {tuple(c) for c in state["obstacles"]} | {(9, 9)}
+    moves = {"right": (1, 0), "down": (0, 1), "left": (-1, 0), "up": (0, -1)}
+    paths: dict[tuple[int, int], list[str]] = {start: []}
+    todo = [start]
+    while todo:
+        at = todo.pop(0)
+        if len(paths[at]) == cells:
+            return paths[at]
+        for name, (dx, dy) in moves.items():
+            cell = (at[0] + dx, at[1] + dy)
+            if 0 <= cell[0] < 10 and 0 <= cell[1] < 10 and cell not in blocked | set(paths):
+                paths[cell] = [*paths[at], name]
+                todo.append(cell)
+    raise AssertionError(f"no walk of {cells} cells from {start}")
+
+
+def _end_of(start: tuple[int, int], path: list[str]) -> tuple[int, int]:
+    moves = {"right": (1, 0), "down": (0, 1), "left": (-1, 0), "up": (0, -1)}
+    x, y = start
+    for name in path:
+        x, y = x + moves[name][0], y + moves[name][1]
+    return x, y
+
+
+def _plan(state: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    """Alice's steps before her `end`, from her corner (0, 0); every shot misses."""
+    if name == "scan":
+        return [{"type": "scan"}]
+    if name == "walk-shoot-scan":
+        path = _walk(state, (0, 0), 2)
+        x, y = _end_of((0, 0), path)
+        target = [x + 2, y] if x + 2 < 9 else [x - 2, y]
+        return [{"type": "move", "path": path}, {"type": "shoot", "target": target},
+                {"type": "scan"}]  # fmt: skip
+    assert name == "shoot-walk"
+    return [{"type": "shoot", "target": [2, 2]}, {"type": "move", "path": _walk(state, (0, 0), 6)}]
+
+
+TWIN_PLANS = ("scan", "walk-shoot-scan", "shoot-walk")
+
+
+def crawl_twin(
+    world: dict[str, Any], name: str | None, plan: str
+) -> tuple[Crawl, Crawl, list[str]]:
+    """One viewer's crawls while alice plays `plan` (before her `end`) and once her
+    turn ended, and the viewer's emails then."""
+    match: Match = world["match"]
+    alice, bob = world["users"]["alice"], world["users"]["bob"]
+    viewer = world["users"].get(name) if name else None
+    with crawler.rolled_back():
+        services.orders_submit(match_id=match.pk, user=alice, turn=0, orders={"build": TWIN_BUILD})
+        services.orders_submit(match_id=match.pk, user=bob, turn=0, orders={"build": BOB_BUILD})
+        drain(match)
+        assert match.state is not None and engine.awaiting(match.state) == [1]
+
+        def take(step: dict[str, Any]) -> None:
+            match.refresh_from_db()
+            assert match.state is not None
+            services.orders_submit(
+                match_id=match.pk, user=alice, turn=match.turn_number,
+                orders={"step_no": match.state["step"], "step": step},
+            )  # fmt: skip
+
+        for step in _plan(match.state, plan):
+            take(step)
+        match.refresh_from_db()
+        assert match.state is not None and match.state["step"] == len(_plan(match.state, plan))
+        headers = {"authorization": f"Bearer {world['tokens'][name]}"} if name else None
+        client = Client(headers=headers)
+        if viewer is not None:
+            client.force_login(viewer)
+        sign_in = crawler.sign_in_again(viewer)
+        with cache_space(f"leak-arena-twin-{name}-{plan}-mid"):
+            during = crawl(client, requests_for(match), sign_in=sign_in)
+        take({"type": "end"})
+        drain(match)
+        assert match.state is not None and engine.awaiting(match.state) == [2]
+        with cache_space(f"leak-arena-twin-{name}-{plan}-after"):
+            emails = crawler.emails_of(viewer)
+            after = crawl(client, requests_for(match), sign_in=sign_in)
+    match.refresh_from_db()
+    return during, after, emails
+
+
+@pytest.mark.parametrize("name", ["bob", "sam", None])
+def test_how_alice_spends_her_turn_shows_to_no_other_viewer(
+    world: dict[str, Any], frozen_clock: None, name: str | None
+) -> None:
+    crawls = {plan: crawl_twin(world, name, plan) for plan in TWIN_PLANS}
+    base_during, base_after, base_mail = crawls[TWIN_PLANS[0]]
+    assert any(a.status == 200 for a in base_during.answers.values())
+    for plan in TWIN_PLANS[1:]:
+        during, after, mail = crawls[plan]
+        assert not during.errors and not after.errors, during.errors + after.errors
+        leaks = differences(base_during, during) + differences(base_after, after)
+        leaks += list(crawler.email_differences(base_mail, mail))
+        assert not leaks, f"{name} can tell {plan!r} from a scan:\n\n" + "\n\n".join(leaks)
+
+
+def test_alice_sees_each_of_her_steps_so_the_twins_can_differ(
+    world: dict[str, Any], frozen_clock: None
+) -> None:
+    first_during, first_after, _ = crawl_twin(world, "alice", "scan")
+    second_during, second_after, _ = crawl_twin(world, "alice", "shoot-walk")
+    assert differences(first_during, second_during)
+    assert differences(first_after, second_after)
