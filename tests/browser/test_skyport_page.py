@@ -104,12 +104,24 @@ def test_the_planner_alone_decides_what_is_sent_and_the_page_reads_in_both_theme
         low = [c for c in contrasts if c[2] < 4.5]
         assert not low, f"{theme}: {low}"
     page.evaluate("() => document.documentElement.setAttribute('data-theme', 'dark')")
+    # Orders the engine refuses (here sent past the planner) come back with the reason
+    # in sight, beside the planner, which starts again from what was sent.
+    with page.expect_navigation():
+        page.evaluate(
+            """() => { const f = document.querySelector('#orders-form');
+              f.elements.actions_json.value = '{"loadout": ["laser", "laser"]}'; f.submit(); }"""
+        )
+    refusal = page.locator("#orders-form details.json .errorlist")
+    expect(refusal).to_be_visible()
+    expect(refusal).not_to_be_empty()
+    expect(page.locator("#orders-form textarea")).not_to_be_editable()
+    expect(page.locator("#sp-card-laser")).to_be_checked()
     page.locator("#sp-card-mortar").check()
-    page.locator("#sp-card-laser").check()
+    assert planned(page) == {"loadout": ["laser", "mortar"]}
     with page.expect_navigation():
         page.locator("#bar-send").click()
     match = resolve_until_mine(match, 0)
-    assert sent_orders(match, 0) == {"loadout": ["mortar", "laser"]}
+    assert sent_orders(match, 0) == {"loadout": ["laser", "mortar"]}
 
     # A turn: the note of the play phase, the plain form out of sight; the move planned
     # on the board is what is sent.

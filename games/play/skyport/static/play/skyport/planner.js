@@ -639,7 +639,7 @@
     if (!box || !box.value.trim()) return;
     try {
       var o = JSON.parse(box.value);
-      if (planner.phase === "loadout" && Array.isArray(o.loadout)) planner.chosen = o.loadout.filter(function (w) { return WEAPONS.indexOf(w) >= 0; }).slice(0, 2);
+      if (planner.phase === "loadout" && Array.isArray(o.loadout)) planner.chosen = o.loadout.filter(function (w, i) { return WEAPONS.indexOf(w) >= 0 && o.loadout.indexOf(w) === i; }).slice(0, 2);
       if (planner.phase === "play" && Array.isArray(o.actions)) planner.actions = o.actions.slice(0, 3);
     } catch (err) { /* the text is the player's own: left as it is */ }
   }
