@@ -6,6 +6,7 @@ traceback."""
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import Any
 
@@ -84,3 +85,21 @@ def test_a_server_error_keeps_its_traceback(caplog, settings):
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors and errors[0].exc_info is not None
     assert "Traceback" in caplog.text and "broken on purpose" in caplog.text
+
+
+def test_a_suspicious_request_is_one_line_in_the_web_log(settings):
+    """A 400 that Django's security log reports (a Host header the site does not
+    serve) reaches the web log's handler as one line too, without a traceback."""
+    handler = next(h for h in logging.getLogger().handlers if h.get_name() == "console")
+    assert isinstance(handler, logging.StreamHandler)
+    written = io.StringIO()
+    previous = handler.setStream(written)
+    try:
+        response = Client().get(reverse("games:lobby"), headers={"Host": "elsewhere.example"})
+    finally:
+        handler.setStream(previous)
+    assert response.status_code == 400
+    lines = written.getvalue().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("Invalid HTTP_HOST header: 'elsewhere.example'.")
+    assert "Traceback" not in written.getvalue()
