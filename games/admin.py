@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 import engine
-from games import presentation, services
+from games import presentation, services, words
 from games.errors import ServiceError
 from games.models import (
     SEATS_MAX,
@@ -112,11 +112,21 @@ class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     can_delete = False
-    fields = ("number", "user", "bot", "standin_bot", "missed_in_row", "joined_at")
+    fields = ("number", "player", "user", "missed_in_row", "joined_at")
     readonly_fields = fields
+
+    @admin.display(description="Player")
+    def player(self, obj: Seat) -> str:
+        """As the site names it: "alice", "bot fighter", "alice (played by bot miner)"."""
+        return obj.label
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+# The turns a match's page shows: its latest, folded away (a long match has
+# hundreds, and listed in full they made the page 6,000 px tall).
+TURNS_SHOWN = 20
 
 
 class TurnInline(admin.TabularInline):
@@ -124,6 +134,8 @@ class TurnInline(admin.TabularInline):
     extra = 0
     can_delete = False
     ordering = ("-number",)
+    classes = ("collapse",)
+    verbose_name_plural = f"Turns (the latest {TURNS_SHOWN})"
     fields = (
         "number",
         "seat",
@@ -138,8 +150,25 @@ class TurnInline(admin.TabularInline):
     )
     readonly_fields = fields
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Turn]:
+        turns = super().get_queryset(request)
+        match_id = (
+            request.resolver_match.kwargs.get("object_id") if request.resolver_match else None
+        )
+        latest = Match.objects.filter(pk=match_id).values_list("turn_number", flat=True).first()
+        if latest is None:
+            return turns
+        # A filter, not a slice: the formset filters the rows by their match after this.
+        return turns.filter(number__gt=latest - TURNS_SHOWN)
+
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+def _seat_words(match: Match, numbers: list[int]) -> str:
+    """Seats as the site names them: "seat 4 (alice), seat 2 (bot miner)"."""
+    labels = {s.number: s.label for s in match.seats.select_related("user")}
+    return ", ".join(f"seat {n} ({labels[n]})" if n in labels else f"seat {n}" for n in numbers)
 
 
 class MatchActionForm(ActionForm):
@@ -170,7 +199,7 @@ class MatchAdmin(admin.ModelAdmin):
         "seat_count",
         "turn_number",
         "to_move",
-        "turn_seconds",
+        "turn_time",
         "created_at",
         "finished_at",
     )
@@ -186,18 +215,51 @@ class MatchAdmin(admin.ModelAdmin):
         "finished_at",
         "status",
         "seat_count",
-        "turn_seconds",
-        "length_ms",
+        "turn_time",
+        "length",
         "ruleset",
         "seed",
         "turn_number",
         "to_move",
-        "winners",
-        "final_money",
+        "winners_named",
+        "scores",
         "board",
         "full_state",
     )
-    exclude = ("state", "initial_state", "record")
+    # The numbers behind the words above, and the JSON the state is shown as below.
+    exclude = (
+        "state",
+        "initial_state",
+        "record",
+        "turn_seconds",
+        "length_ms",
+        "winners",
+        "final_money",
+    )
+
+    @admin.display(description="Time per turn", ordering="turn_seconds")
+    def turn_time(self, obj: Match) -> str:
+        return words.seconds_words(obj.turn_seconds)
+
+    @admin.display(description="Battle length")
+    def length(self, obj: Match) -> str:
+        return words.ms_words(obj.length_ms)
+
+    @admin.display(description="Winners")
+    def winners_named(self, obj: Match) -> str:
+        if obj.status != Match.Status.FINISHED:
+            return "—"
+        return _seat_words(obj, [int(n) for n in obj.winners or []]) or "nobody"
+
+    @admin.display(description="Final scores")
+    def scores(self, obj: Match) -> str:
+        if not isinstance(obj.final_money, dict) or not obj.final_money:
+            return "—"
+        labels = {s.number: s.label for s in obj.seats.select_related("user")}
+        return "; ".join(
+            f"seat {n} ({labels.get(int(n), '?')}): {words.number(v)}"
+            for n, v in sorted(obj.final_money.items(), key=lambda kv: int(kv[0]))
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # matches are made in the lobby
@@ -300,7 +362,11 @@ class OrdersAdmin(ReadOnlyAdmin):
 
 @admin.register(Resolution)
 class ResolutionAdmin(ReadOnlyAdmin):
-    list_display = ("match", "turn_number", "seat", "turn_ms", "created_at")
+    list_display = ("match", "turn_number", "seat", "turn_length", "created_at")
+
+    @admin.display(description="Turn length", ordering="turn_ms")
+    def turn_length(self, obj: Resolution) -> str:
+        return words.ms_words(obj.turn_ms)
 
 
 @admin.register(Notification)

@@ -4,6 +4,7 @@ emails' words: "Match over" names the players and says where you came."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -152,3 +153,75 @@ def test_a_stand_in_bot_is_named_as_a_seat_bot_is(running_match, player, mailout
     [told] = [m for m in mailoutbox if "bot now plays" in m.subject]
     assert "so bot fighter, a built-in bot, plays your seat" in told.body
     assert "bot fighter" in told.alternatives[0][0]
+
+
+# --- the admin -------------------------------------------------------------------
+
+
+@pytest.fixture
+def staff(admin_user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(admin_user)
+    return client
+
+
+def test_the_admin_writes_times_in_words_and_winners_and_scores_by_name(staff, player, opponent):
+    state = final_state({1: 300, 2: 10_198, 3: 980, 4: 50}, {1: 2, 2: 1, 3: 4, 4: 5}, [2])
+    match = finished_match(
+        state, {1: player, 2: opponent, 3: "miner", 4: "fighter"}, turn_seconds=86_400
+    )
+    Match.objects.filter(pk=match.pk).update(
+        length_ms=300_000, final_money={"1": 300, "2": 10_198, "3": 980, "4": 50}
+    )
+
+    page = staff.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+
+    shown = re.findall(r'<div class="readonly">([^<]*)</div>', page)
+    assert "1 day" in shown and "86400" not in shown
+    assert "5 minutes" in shown and "300000" not in shown
+    assert "seat 2 (bob)" in shown and "[2]" not in shown
+    assert (
+        "seat 1 (alice): 300; seat 2 (bob): 10,198; seat 3 (bot miner): 980; "
+        + ("seat 4 (bot fighter): 50")
+        in shown
+    )
+    listing = staff.get(reverse("admin:games_match_changelist")).content.decode()
+    assert "1 day" in listing
+
+
+def test_the_admin_folds_a_matchs_turns_away_and_lists_only_the_latest(staff, running_match):
+    from games.models import Turn
+
+    start = timezone_now()
+    Turn.objects.bulk_create(
+        Turn(match=running_match, number=n, seat=1, started_at=start, status="resolved")
+        for n in range(1, 60)
+    )
+    Match.objects.filter(pk=running_match.pk).update(turn_number=59)
+
+    response = staff.get(reverse("admin:games_match_change", args=[running_match.pk]))
+    page = response.content.decode()
+
+    [turns] = [f for f in response.context["inline_admin_formsets"] if f.opts.model is Turn]
+    numbers = [form.original.number for form in turns]
+    assert numbers == list(range(59, 39, -1))
+    assert "Turns (the latest 20)" in page
+    assert 'class="collapse' in page or "collapse" in turns.classes
+
+
+def test_the_admin_writes_a_turns_length_in_seconds(staff, running_match):
+    from games.models import Resolution
+
+    Resolution.objects.create(
+        match=running_match, turn_number=1, seat=1, turn_ms=10_400, events=[], orders=[], state={}
+    )
+    page = staff.get(reverse("admin:games_resolution_changelist")).content.decode()
+    assert "10.4 seconds" in page and "10400" not in page
+
+
+def timezone_now():
+    from django.utils import timezone
+
+    return timezone.now()
