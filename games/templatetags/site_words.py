@@ -46,8 +46,6 @@ def seconds_words(value: object) -> str:
 
 @register.filter
 def minutes_words(ms: object) -> str:
-    """A battle length in milliseconds as minutes: 600000 -> "10 min", 90000 -> "1.5 min"."""
-    if not isinstance(ms, int) or isinstance(ms, bool) or ms < 0:
-        return str(ms)
-    minutes = ms / 60_000
-    return f"{minutes:.0f} min" if minutes == int(minutes) else f"{minutes:.2g} min"
+    """A battle length in minutes and seconds: 600000 -> "10 minutes", 90000 -> "1
+    minute 30 seconds" (it said "1.5 min"), as games.words writes every duration."""
+    return words.ms_words(ms)

@@ -225,3 +225,10 @@ def timezone_now():
     from django.utils import timezone
 
     return timezone.now()
+
+
+def test_a_match_card_says_its_battle_length_in_minutes_and_seconds(player):
+    match = services.match_create(creator=player, seat_count=2, length_ms=90_000)
+    lobby = client_for(player).get(reverse("games:lobby")).content.decode()
+    card = lobby[lobby.index(f"Match {match.pk}<") :]
+    assert "1 minute 30 seconds battle" in card[: card.index("</article>")]
