@@ -58,15 +58,16 @@ class Rating(models.Model):
                 name="rating_user_or_bot",
             ),
         ]
-        # The leaderboards: only settled ratings, best first (all kinds, or one kind).
+        # The leaderboards: only settled ratings, best first (all kinds, or one kind),
+        # ties by id as the leaderboard orders them, so that no sort is needed.
         indexes = [
             models.Index(
-                fields=["game", "-conservative"],
+                fields=["game", "-conservative", "id"],
                 condition=Q(sigma__lte=PROVISIONAL_SIGMA),
                 name="rating_board",
             ),
             models.Index(
-                fields=["game", "kind", "-conservative"],
+                fields=["game", "kind", "-conservative", "id"],
                 condition=Q(sigma__lte=PROVISIONAL_SIGMA),
                 name="rating_board_kind",
             ),
