@@ -256,6 +256,29 @@ def test_a_2013_ai_plays_a_whole_match_on_the_site_through_the_bridge(
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
+def test_without_the_stream_the_bridge_looks_at_the_match_and_the_ai_still_plays(
+    celery_worker: Any, live_server: Any, player: Any, settings: Any
+) -> None:
+    settings.API_RATE_LIMIT = 10_000
+    created = _match(player)
+    options = ("--poll-only", "--poll", "0.05")
+    process = _start_bridge(live_server, created.pk, token_for(player, "bridge"), *options)
+    ai = Ai2013(process.port)
+    ai.thread.start()
+    code, out, err = _finish(process)
+    ai.thread.join(10)
+    assert code == 0, err
+    assert json.loads(out.strip().splitlines()[-1])["turns_played"] == ROUNDS + 1
+    mine = Orders.objects.filter(match_id=created.pk, seat=1).exclude(turn_number=0)
+    sent = [site_actions(actions) for _told, actions in ai.turns]
+    assert [o.orders["actions"] for o in mine.order_by("turn_number")] == sent
+    assert len(sent) == ROUNDS
+    # Without the stream no turn is told by its actions.
+    assert not [m for m in ai.received if m.get("message") in ("action", "endturn")]
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
 def test_an_action_the_site_refuses_is_skipped_and_the_ai_told_as_in_2013(
     celery_worker: Any, live_server: Any, player: Any, settings: Any
 ) -> None:
