@@ -60,6 +60,11 @@ class Reader:
         return number != self.open_turn or self.viewer == seat
 
     @property
+    def hidden_turn(self) -> int | None:
+        """The turn being played that this reader may not know of yet, if any."""
+        return self.open_turn if self.viewer != self.open_seat else None
+
+    @property
     def step_now(self) -> int:
         """The steps of the open turn this reader may count: its own turn's, else 0."""
         mine = self.open_turn is not None and self.viewer == self.open_seat

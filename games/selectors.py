@@ -352,11 +352,12 @@ def match_page(
     over = bool(view["over"])
     reader = history.reader_for(match.ruleset, match.state, viewer, over=over)
     first = (page.history_page - 1) * HISTORY_PAGE_TURNS
-    numbers = Resolution.objects.filter(match=match)
-    if reader.open_turn is not None and not reader.may_read(reader.open_turn, reader.open_seat):
-        numbers = numbers.exclude(turn_number=reader.open_turn)
+    played = Resolution.objects.filter(match=match)
+    hidden = reader.hidden_turn
+    if hidden is not None:
+        played = played.exclude(turn_number=hidden)
     numbers = (
-        numbers.order_by("-turn_number")
+        played.order_by("-turn_number")
         .values("turn_number")
         .distinct()[first : first + HISTORY_PAGE_TURNS + 1]
     )

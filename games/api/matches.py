@@ -114,8 +114,9 @@ def _last_turn(match: Match, viewer: int | None, *, over: bool) -> dict[str, Any
         return None
     reader = _reader(match, viewer, over=over)
     rows = Resolution.objects.filter(match=match)
-    if reader.open_turn is not None and not reader.may_read(reader.open_turn, reader.open_seat):
-        rows = rows.exclude(turn_number=reader.open_turn)
+    hidden = reader.hidden_turn
+    if hidden is not None:
+        rows = rows.exclude(turn_number=hidden)
     newest = rows.order_by("-turn_number").values_list("turn_number", flat=True).first()
     if newest is None:
         return None
