@@ -245,6 +245,19 @@ class Ai:
                 continue
             return message
 
+    def discard_waiting(self) -> None:
+        """Lines sent before the gamestate about to go out (actions past a turn's end)
+        are no turn's: each is answered with an error, as the 2013 server refused an
+        action out of turn."""
+        while True:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                raise AiError("the AI has disconnected")
+            self.error(f"not your turn, discarded: {line[:60]}")
+
     def close(self) -> None:
         # Shut the socket down first: that ends the reading thread's read, which holds
         # the file's lock (closing the file first would wait for the AI's next line).
@@ -396,6 +409,7 @@ class Player:
         """A gamestate for a turn the AI has not been told of yet."""
         turn = 0 if state["phase"] == "loadout" else state["turn"]
         if turn > self.told_turn:
+            self.ai.discard_waiting()
             self.ai.send(gamestate(state, self.names, self.loadouts))
             self.told_turn = turn
 

@@ -118,8 +118,10 @@ class Ai2013:
     """A 2013 AI: connects, shakes hands, sends its loadout at the game start and its
     actions when it is first in a gamestate's players; keeps every message."""
 
-    def __init__(self, port: int, name: str = "walker", *, blunder: bool = False) -> None:
-        self.name, self.blunder = name, blunder
+    def __init__(
+        self, port: int, name: str = "walker", *, blunder: bool = False, extra: bool = False
+    ) -> None:
+        self.name, self.blunder, self.extra = name, blunder, extra
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=60)
         self.received: list[dict[str, Any]] = []
         self.turns: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
@@ -144,6 +146,8 @@ class Ai2013:
                     self.turns.append((message, actions))
                     for action in actions:
                         self.send({"message": "action", **action})
+                    if self.extra:  # one action past the turn's end
+                        self.send({"message": "action", "type": "mine"})
 
 
 def _start_bridge(live_server: Any, match_id: int, token: str, *options: str) -> Any:
@@ -279,18 +283,22 @@ def test_without_the_stream_the_bridge_looks_at_the_match_and_the_ai_still_plays
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_an_action_the_site_refuses_is_skipped_and_the_ai_told_as_in_2013(
+def test_an_action_the_site_refuses_is_skipped_and_one_out_of_turn_discarded_as_in_2013(
     celery_worker: Any, live_server: Any, player: Any, settings: Any
 ) -> None:
     settings.API_RATE_LIMIT = 10_000
     created = _match(player)
     process = _start_bridge(live_server, created.pk, token_for(player, "bridge"))
-    ai = Ai2013(process.port, blunder=True)
+    ai = Ai2013(process.port, blunder=True, extra=True)
     ai.thread.start()
     code, _out, err = _finish(process)
     ai.thread.join(10)
     assert code == 0, err
     errors = [m["error"] for m in ai.received if "error" in m]
+    # The action sent past each turn's end (an attack or a pass ends it) was no turn's.
+    late = [e for e in errors if e.startswith("not your turn, discarded: ")]
+    assert len(ai.turns) - 1 <= len(late) <= len(ai.turns)
+    errors = [e for e in errors if e not in late]
     assert all("Action 1" in e and e.endswith("(skipped)") for e in errors)
     mine = Orders.objects.filter(match_id=created.pk, seat=1).exclude(turn_number=0)
     skipped = 0
