@@ -188,6 +188,9 @@ class Presentation:
     orders_schema: Mapping[str, Any] = field(default_factory=dict)
     # What the board is called in its caption ("The moon at turn 4, as seat 1 sees it").
     place: str = "The board"
+    # What the game calls a player's piece where the platform's pages name one ("Your
+    # robots", "choose a second robot"): the remake's rules say "vehicle".
+    piece: str = "robot"
     # How long a match usually lasts, for the lobby's card ("" unsaid).
     length: str = ""
     # What a spectator is not shown, said beside "You are watching (spectator view: ...)"

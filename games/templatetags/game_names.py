@@ -30,3 +30,12 @@ def games_said() -> str:
     if len(titles) <= 1:
         return "".join(titles)
     return ", ".join(titles[:-1]) + f" and {titles[-1]}"
+
+
+@register.filter
+def piece_word(name: str) -> str:
+    """What a match of `name` calls a player's piece: {{ match.ruleset|piece_word }} ->
+    "robot" (Helium 3), "vehicle" (the remake); "" for a name that is not a game here."""
+    from games import presentation
+
+    return presentation.get(name).piece if name in catalog.names() else ""

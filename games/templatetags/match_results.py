@@ -39,12 +39,13 @@ class ResultRow:
     robots_destroyed: int | None
     robots_lost: int | None
     mined: int | None
+    piece: str = "robot"  # what the game calls a piece: the remake's "vehicle"
 
     @property
     def detail(self) -> str:
         """The seat's robots and helium in a line: "Robots: 1 left, 3 destroyed,
         4 lost · 20 helium mined" (a record not stored says less; a game without
-        robots says nothing)."""
+        robots says nothing; the remake's are "Vehicles")."""
         if self.robots_left is None:
             return ""
         robots = [f"{self.robots_left} left"]
@@ -52,8 +53,8 @@ class ResultRow:
             robots.append(f"{self.robots_destroyed} destroyed")
         if self.robots_lost is not None:
             robots.append(f"{self.robots_lost} lost")
-        text = "Robots: " + ", ".join(robots)
-        return text if self.mined is None else f"{text} · {self.mined:,} helium mined"
+        text = f"{self.piece.capitalize()}s: " + ", ".join(robots)
+        return text if self.mined is None else f"{text} · {words.number(self.mined)} helium mined"
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class Results:
 def match_results(view: dict[str, Any], seats: list[Seat], viewer: Seat | None) -> Results:
     """The results table of a finished match, from the viewer's view (everything is
     public once it is over) and the seats' stored records."""
+    shown = presentation.get(view.get("ruleset", engine.rulesets.DEFAULT))
     by_number = {s.number: s for s in seats}
     names = {n: seat_name(s) for n, s in by_number.items()}
     table = records.standings(view)
@@ -93,11 +95,12 @@ def match_results(view: dict[str, Any], seats: list[Seat], viewer: Seat | None) 
                 robots_destroyed=seat.robots_destroyed if seat else None,
                 robots_lost=seat.robots_lost if seat else None,
                 mined=seat.mined if seat else None,
+                piece=shown.piece,
             )
         )
     return Results(
         rows=rows,
-        decided=presentation.get(view.get("ruleset", engine.rulesets.DEFAULT)).decided(view, names),
+        decided=shown.decided(view, names),
         mine=mine,
         bots=any(s.bot for s in seats),
         others=[

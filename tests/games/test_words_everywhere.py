@@ -232,3 +232,55 @@ def test_a_match_card_says_its_battle_length_in_minutes_and_seconds(player):
     lobby = client_for(player).get(reverse("games:lobby")).content.decode()
     card = lobby[lobby.index(f"Match {match.pk}<") :]
     assert "1 minute 30 seconds battle" in card[: card.index("</article>")]
+
+
+# --- the remake's vehicles ---------------------------------------------------------
+
+
+def _visible_text(html: str) -> str:
+    html = re.sub(r"<script.*?</script>|<style.*?</style>", "", html, flags=re.S)
+    # The orders' JSON example speaks the protocol ("robot" is its field's name).
+    html = re.sub(r"For example \[.*?\]", "", html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_the_remakes_match_page_says_vehicle_where_its_rules_do(player):
+    match = services.match_create(
+        creator=player, seat_count=2, bots=["random"], ruleset="helium3-remake"
+    )
+    html = client_for(player).get(reverse("games:match-detail", args=[match.pk])).content.decode()
+    text = _visible_text(html)
+
+    assert "Your vehicles" in text and "Choose one of your vehicles on the board" in text
+    assert re.search(r'<th scope="col">Vehicles</th>', html)
+    assert 'data-piece="vehicle"' in html  # the board script's word
+    assert 'aria-label="Actions for the chosen vehicle"' in html
+    # Only the site's own name speaks of robots (the footer's "robot games", the arena).
+    for found in re.finditer(r"[Rr]obot", text):
+        around = text[max(0, found.start() - 20) : found.end() + 10]
+        assert "robot games" in around or "Robot arena" in around, around
+
+
+def test_helium_3s_match_page_still_says_robot(player):
+    match = services.match_create(creator=player, seat_count=2, bots=["random"])
+    html = client_for(player).get(reverse("games:match-detail", args=[match.pk])).content.decode()
+    assert "Your robots" in _visible_text(html) and 'data-piece="robot"' in html
+
+
+def test_the_remakes_results_count_vehicles():
+    from games.templatetags.match_results import ResultRow
+
+    row = ResultRow(
+        place="1st",
+        seat=1,
+        name="alice",
+        won=True,
+        me=True,
+        money="300",
+        robots_left=2,
+        robots_destroyed=1,
+        robots_lost=3,
+        mined=12_500,
+        piece="vehicle",
+    )
+    assert row.detail == "Vehicles: 2 left, 1 destroyed, 3 lost · 12,500 helium mined"

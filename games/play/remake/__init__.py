@@ -59,6 +59,7 @@ PRESENTATION = Presentation(
     "each turn. Shields take one hit and can turn a laser back on its firer; the richest "
     "after the last round wins.",
     board=board.board,
+    piece="vehicle",
     lost=board.destroyed_robots,
     decided=decided,
     # Helium 3's counts: the remake's vehicles are robots in its state (its places

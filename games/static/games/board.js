@@ -380,7 +380,7 @@
       var seats = $("table.seats", panel);
       if (!ids.length || !seats) return;
       table = document.createElement("table"); table.className = "mine";
-      table.innerHTML = '<caption>Your robots</caption><thead><tr><th scope="col">Robot</th><th scope="col">Cell</th>' +
+      table.innerHTML = '<caption>Your ' + piece() + 's</caption><thead><tr><th scope="col">' + capital(piece()) + '</th><th scope="col">Cell</th>' +
         '<th scope="col">State</th><th scope="col">Mined</th></tr></thead><tbody></tbody>';
       seats.after(table);
     }
@@ -542,6 +542,9 @@
      what the game calls a robot (the form's label), and whether a shield takes its
      deflect direction (not when the game has a deflect action of its own). */
   function maxActions() { return Math.min((planner.hints && planner.hints.max_actions) || 2, form().querySelectorAll("fieldset.action").length); }
+  /* What the game calls a piece ("robot"; the remake's "vehicle"), from its presentation. */
+  function piece() { return (page && page.dataset.piece) || "robot"; }
+  function capital(word) { return word.charAt(0).toUpperCase() + word.slice(1); }
   function noun() { var l = form().querySelector('label[for="' + field(0, "robot").id + '"]'); return l ? l.textContent.replace(/:\s*$/, "") : "Robot"; }
   function shieldDeflects() { return !field(0, "type").querySelector('option[value="deflect"]'); }
   function describe(a) {
@@ -784,7 +787,7 @@
     if (!svg) return;
     if (!svg.dataset.vb) svg.dataset.vb = svg.getAttribute("viewBox");
     var phone = !!(window.matchMedia && window.matchMedia(PHONE).matches);
-    if (btn) { btn.hidden = !(phone && box); btn.textContent = planner.wide ? "Zoom to the robot" : "Whole board"; }
+    if (btn) { btn.hidden = !(phone && box); btn.textContent = planner.wide ? "Zoom to the " + piece() : "Whole board"; }
     if (!phone || !box || planner.wide) { svg.setAttribute("viewBox", svg.dataset.vb); svg.classList.remove("zoomed"); return; }
     var b = board(), n = Math.min(Math.max(ZOOM_CELLS, box[2] - box[0] + 1, box[3] - box[1] + 1), b.w, b.h);
     var x0 = Math.max(0, Math.min(b.w - n, Math.round((box[0] + box[2] + 1 - n) / 2)));
@@ -896,7 +899,7 @@
         help("The engine refuses this action: " + data.error.message + " Undo it or send to see the full answer.");
       } else {
         planner.answers[n] = data;
-        help(n === 1 ? "Action 1 planned. The board shows it done: choose a second robot, or send your orders." :
+        help(n === 1 ? "Action 1 planned. The board shows it done: choose a second " + piece() + ", or send your orders." :
           "Action " + n + " planned. The board shows all " + n + " done: choose another of your " + noun().toLowerCase() + "s (up to " + maxActions() + " actions), or send your orders.");
       }
     }).catch(function () {
@@ -923,7 +926,7 @@
   function back() {
     if (!$("#dirs").hidden) { $("#dirs").hidden = true; planner.cell = null; planner.show(); return; }
     if (planner.kind) {
-      planner.kind = null; planner.show(); help("Pick the robot's action.");
+      planner.kind = null; planner.show(); help("Pick the " + piece() + "'s action.");
       $("#kinds").querySelectorAll("button").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
       return;
     }
