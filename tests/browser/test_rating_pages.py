@@ -51,7 +51,7 @@ def test_a_player_sees_the_change_the_leaderboard_and_the_chart(
     page.goto(f"{live_server.url}/matches/{last.pk}/")
     mine = page.locator("section.results tbody tr", has_text="alice")
     shown = f"{change.delta:+d}" if change.delta else "±0"
-    expect(mine.locator(".rating-change")).to_have_text(shown)
+    expect(mine.locator(".rating-change")).to_have_text(f"rating {shown}")
     expect(page.locator("section.results .rating-change")).to_have_count(2)
     page.locator("section.results").screenshot(path=str(screenshot_dir / "rating-end.png"))
 

@@ -20,7 +20,10 @@ register = template.Library()
 
 @register.simple_tag
 def match_rating_changes(match: Match) -> dict[int, RatingChange]:
-    """{seat: its change}; no query unless the match is over and rated."""
+    """{seat: its change}; no query unless the match is over and rated (nothing on a
+    page that has no match in its context)."""
+    if not isinstance(match, Match):
+        return {}
     return selectors.match_rating_changes(match)
 
 
@@ -34,7 +37,8 @@ def rating_delta(changes: dict[int, RatingChange], seat: int) -> str:
     delta = change.delta
     sign = "up" if delta > 0 else "down" if delta < 0 else "same"
     return format_html(
-        '<small class="rating-change {}" title="Rating {} → {}">{}</small>',
+        '<small class="rating-change {}" title="Rating {} → {}"><span class="vh">rating </span>{}'
+        "</small>",
         sign,
         change.rating_before,
         change.rating_after,

@@ -38,7 +38,7 @@ def test_the_end_screen_shows_each_seats_rating_change_beside_its_place(player, 
     html = _page(client_for(opponent), reverse("games:match-detail", args=[match.pk]))
     row = re.search(r'<tr[^>]*data-seat="1".*?</tr>', html, re.S)
     assert row is not None and 'class="rating-change up"' in row.group(0)
-    assert f">+{won.delta}</small>" in row.group(0)
+    assert f'<span class="vh">rating </span>+{won.delta}</small>' in row.group(0)
     assert f"Rating 1500 → {won.rating_after}" in row.group(0)
     other = re.search(r'<tr[^>]*data-seat="2".*?</tr>', html, re.S)
     assert other is not None and f">{lost.delta}</small>" in other.group(0)
@@ -150,6 +150,15 @@ def test_a_built_in_bot_has_a_profile(player):
     assert "<h1>bot:rock</h1>" in html and '<svg class="rating-chart"' in html
     assert f'data-match="{match.pk}"' in html
     assert Client().get("/players/bot:skynet/").status_code == 404
+
+
+def test_a_page_without_a_match_shows_no_change():
+    from django.template import Context, Template
+
+    page = Template(
+        "{% load compete %}{% match_rating_changes match as c %}[{% rating_delta c 1 %}]"
+    )
+    assert page.render(Context({})) == "[]"
 
 
 def test_the_running_match_page_asks_nothing_of_the_ratings(
