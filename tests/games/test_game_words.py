@@ -68,11 +68,35 @@ def test_a_spectator_is_told_of_hidden_shields_only_in_a_game_with_shields(
     assert mine.startswith("You play seat 1.")
 
 
-@pytest.mark.parametrize(("ruleset", "seats"), [("helium3", [1, 3]), ("halite", [1, 2])])
-def test_the_legend_is_given_the_seats_of_the_match(player, ruleset, seats):
+@pytest.mark.parametrize(
+    ("ruleset", "seats"),
+    [
+        ("helium3", [1, 3]),
+        ("helium3-remake", [1, 3]),
+        ("halite", [1, 2]),
+        ("skyport", [1, 2]),
+        ("arena", [1, 2]),
+    ],
+)
+def test_the_legend_lists_only_the_seats_of_the_match(player, ruleset, seats):
     match = _match(player, ruleset, bots=["random"])
     response = client_for(player).get(reverse("games:match-detail", args=[match.pk]))
     assert response.context["legend_seats"] == seats
+    legend = re.search(r'<details class="legend[^"]*">.*?</details>', response.text, re.S)
+    assert legend, "no legend"
+    listed = [int(n) for n in re.findall(r"Seat (\d):", legend.group(0))]
+    assert listed == seats
+
+
+@pytest.mark.parametrize("ruleset", ["helium3", "halite", "skyport"])
+def test_a_legend_without_a_match_lists_every_seat_of_the_game(ruleset):
+    from django.template.loader import render_to_string
+
+    from games import presentation
+
+    html = render_to_string(presentation.get(ruleset).legend_template, {})
+    listed = [int(n) for n in re.findall(r"Seat (\d):", html)]
+    assert listed == list(range(1, len(listed) + 1)) and len(listed) >= 4
 
 
 def test_the_footer_names_the_site_and_every_game_it_hosts(player):
