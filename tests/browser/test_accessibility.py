@@ -119,12 +119,15 @@ def check(
     folder: Path,
     user: Any = None,
     then: Callable[[Page], None] | None = None,
+    status: int = 200,
 ) -> list[str]:
     """Open the page as `user` (a visitor for None), let its board settle, do `then`
     (open the planner), photograph it and read it with axe: its violations, named."""
     page = look.page(user)
     response = page.goto(look.base + path)
-    assert response is not None and response.ok, f"{name}: {response and response.status}"
+    assert response is not None and response.status == status, (
+        f"{name}: {response and response.status}"
+    )
     expect(page.locator("html")).to_have_attribute("data-theme", look.theme)
     if page.locator("#board-wrap svg.board").count():
         settle_board(page)
@@ -171,10 +174,10 @@ def click_first(*selectors: str) -> Callable[[Page], None]:
 
     def open_planner(page: Page) -> None:
         for selector in selectors:
-            found = page.locator(f"{selector}:visible:enabled")
-            if found.count():
-                found.first.click()
-                return
+            for found in page.locator(selector).all():
+                if found.is_visible() and found.is_enabled():
+                    found.click()
+                    return
         raise AssertionError(f"nothing to open the planner with: {selectors}")
 
     return open_planner
@@ -223,6 +226,23 @@ GAMES: dict[str, dict[str, Any]] = {
 }
 
 
+def submitted(fill: dict[str, str], button: str, shows: str) -> Callable[[Page], None]:
+    """Fill a form by its labels (the browser's own checks off), send it, and wait for
+    the page that answers to show `shows`: the errors, the message, the new token."""
+
+    def send(page: Page) -> None:
+        page.evaluate(
+            "() => document.querySelectorAll('form').forEach(f => { f.noValidate = true; })"
+        )
+        for label, value in fill.items():
+            page.get_by_label(label).fill(value)
+        with page.expect_navigation():
+            page.locator("main").get_by_role("button", name=button).click()
+        expect(page.locator(shows).first).to_be_visible()
+
+    return send
+
+
 def report(found: list[str]) -> str:
     return f"{len(found)} accessibility violations:\n" + "\n".join(found)
 
@@ -237,6 +257,8 @@ def test_the_platform_pages_pass_wcag_aa_in_both_themes_on_a_laptop_and_a_phone(
     )
     played_to(done, 10_000)
     services.match_create(creator=player, seat_count=3, bots=["miner"], title="Open seat")
+    # A match of bots, running: the watch page lists it.
+    services.match_create(creator=player, seat_count=2, bots=["miner", "fighter"], title="Bots")
     visitor_pages = {
         "home": "/",
         "games": "/games/",
@@ -264,6 +286,39 @@ def test_the_platform_pages_pass_wcag_aa_in_both_themes_on_a_laptop_and_a_phone(
                 found += check(look, path, name, screenshot_dir)
             for name, path in player_pages.items():
                 found += check(look, path, name, screenshot_dir, user=player)
+            # The pages with what a form answers: its errors, a new token, a refusal.
+            found += check(
+                look,
+                "/accounts/login/",
+                "login-refused",
+                screenshot_dir,
+                then=submitted(
+                    {"Login:": "vega", "Password:": "not the password"},
+                    "Sign In",
+                    ".form-errors, .errorlist",
+                ),
+            )
+            found += check(
+                look,
+                "/matches/new/?game=helium3",
+                "create-errors",
+                screenshot_dir,
+                user=player,
+                then=submitted(
+                    {"Battle length (minutes)": "999"},
+                    "Create the match",
+                    ".field-errors, .errorlist",
+                ),
+            )
+            found += check(
+                look,
+                "/settings/tokens/",
+                "tokens-new",
+                screenshot_dir,
+                user=player,
+                then=submitted({"Name": "laptop bot"}, "Create a token", ".new-token"),
+            )
+            found += check(look, "/matches/999999/", "not-found", screenshot_dir, status=404)
     assert not found, report(found)
 
 
