@@ -160,6 +160,8 @@ def test_the_planner_alone_decides_what_is_sent_and_the_page_reads_in_both_theme
     assert wait_for_my_move_or_end(page)
     expect(page.locator("#sp-coords")).to_be_checked()
     expect(axis).to_be_visible()
+    # The board the bot's turns left (a movie's, put in by the page) shows them whole too.
+    assert svg.get_attribute("viewBox") == svg.get_attribute("data-whole")
     page.locator("#sp-coords").uncheck()
     expect(axis).to_be_hidden()
     assert svg.get_attribute("viewBox") == svg.get_attribute("data-box")

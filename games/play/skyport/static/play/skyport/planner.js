@@ -707,7 +707,9 @@
   /* ---- The match page and the replay page: the platform's (games/page.js) ---- */
   /* The panel's scores while a turn plays: the points each event gives. */
   function addScore(cell, delta) {
-    if (cell && /^-?\d+$/.test(cell.textContent.trim())) setText(cell, +cell.textContent.trim() + delta);
+    // Written as the site writes numbers ("1,250"): read without, write with the separators.
+    var was = cell ? cell.textContent.trim().replace(/,/g, "") : "";
+    if (/^-?\d+$/.test(was)) setText(cell, (+was + delta).toLocaleString("en"));
   }
   function followScore(seat, delta) { addScore($('#panel tr[data-seat="' + seat + '"] .money'), delta); }
   /* The page's seat keys point at Helium 3's robots; here each is the seat's disc. */
@@ -750,7 +752,8 @@
     new MutationObserver(function (changes) {
       changes.forEach(function (c) {
         c.addedNodes.forEach(function (n) {
-          if (n.nodeType !== 1) return;
+          // A shape drawn inside a board (the plan, an effect) holds no board.
+          if (n.nodeType !== 1 || (n instanceof SVGElement && n.tagName !== "svg")) return;
           if (n.matches("svg.skyport-board[data-box]")) frame(n);
           else n.querySelectorAll("svg.skyport-board[data-box]").forEach(frame);
         });
