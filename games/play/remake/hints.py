@@ -18,9 +18,9 @@ from engine.helium3.board import DIRECTIONS
 from engine.remake import api
 from engine.remake.moves import action_kinds, missile_targets, reachable
 from engine.remake.orders import MAX_ACTIONS, MOVE_RANGE, Action, Orders, parse_action
-from engine.remake.resolve import Turn
+from engine.remake.resolve import MINE_PER_CELL, Turn
 from engine.remake.state import Robot, State
-from games.play.helium3.hints import believed_state, check_due, hints_due
+from games.play.helium3.hints import believed_state, check_due, hints_due, mine_yields
 
 MAX_REACH = max(MOVE_RANGE.values())
 
@@ -33,6 +33,17 @@ def _reach_string(turn: Turn, robot: Robot, width: int, height: int) -> str:
     for (x, y), d in reachable(turn, robot, MAX_REACH).items():
         cells[y * width + x] = str(d)
     return "".join(cells)
+
+
+def mine_yield(state: State, x: int, y: int) -> int:
+    """The helium a mine at (x, y) takes, as the engine's Turn.mine takes it:
+    MINE_PER_CELL from each cell of the 3x3 around it that holds at least that."""
+    return sum(
+        MINE_PER_CELL
+        for cy in range(max(0, y - 1), min(state.height, y + 2))
+        for cx in range(max(0, x - 1), min(state.width, x + 2))
+        if state.helium[cy * state.width + cx] >= MINE_PER_CELL
+    )
 
 
 def _laser(
@@ -60,6 +71,8 @@ def _robot_hints(
         "kinds": kinds,
         "reach": _reach_string(turn, robot, board.width, board.height),
     }
+    if "mine" in kinds:
+        hint["mine"] = mine_yields(reachable(turn, robot, MOVE_RANGE["mine"]), board, mine_yield)
     if "fire_missile" in kinds:
         mask = ["0"] * (board.width * board.height)
         for x, y in missile_targets(board, robot):
