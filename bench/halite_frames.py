@@ -12,12 +12,17 @@ then played on the board at 1x by the history's Replay button (the same Stage th
 plays the live turns and the replay page's), and every requestAnimationFrame delta
 while the board plays is kept. Printed: the median, the 90th percentile and the worst
 delta over all of them, the frames counted and the frames over 20 ms (under 50 frames a
-second); the board's width in CSS pixels and per cell. Nothing leaves 127.0.0.1.
+second); from a trace of the same movies, the CPU time a frame of the page's main thread
+and of every thread that draws (thread time, which a busy shared machine inflates far
+less than the frames' wall time); the board's width in CSS pixels and per cell.
+Nothing leaves 127.0.0.1.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import json
 import os
 import statistics
 import sys
@@ -31,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._support import emit  # noqa: E402
 
 CHROMIUM = os.environ.get("HELIUM3_CHROMIUM", "/usr/bin/chromium")
+DRAWING = ("CrRendererMain", "Compositor", "ThreadPoolForegroundWorker", "VizCompositorThread")
 SEED = 3
 
 # Kept in the page: every rAF delta while the board plays a movie.
@@ -107,6 +113,27 @@ def _serve() -> tuple[Any, str]:
     return server, f"http://127.0.0.1:{server.server_port}"
 
 
+# Top-level tasks: their thread time (tdur) is CPU, which waiting for a shared CPU does
+# not inflate as it does the frames' wall times.
+TASKS = ("ThreadControllerImpl::RunTask", "ThreadPool_RunTask")
+
+
+def cpu_by_thread(trace: bytes) -> dict[str, float]:
+    """Milliseconds of CPU of the browser's top-level tasks, by thread name."""
+    loaded = json.loads(trace)
+    events = loaded["traceEvents"] if isinstance(loaded, dict) else loaded
+    names = {
+        (e["pid"], e["tid"]): e["args"]["name"]
+        for e in events
+        if e.get("ph") == "M" and e.get("name") == "thread_name"
+    }
+    cpu: collections.Counter[str] = collections.Counter()
+    for e in events:
+        if e.get("ph") == "X" and e.get("name") in TASKS and "tdur" in e:
+            cpu[names.get((e["pid"], e["tid"]), "?")] += e["tdur"] / 1000
+    return dict(cpu)
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -140,6 +167,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             page.evaluate("() => { const s = document.querySelector('#speed'); s.value = '1'; }")
             size = page.evaluate(BOARD_SIZE)
             page.evaluate(RECORDER)
+            browser.start_tracing(page=page, categories=["toplevel"])
             last = int(match.state["turn"]) - 1
             for number in range(max(0, last - args.movies + 1), last + 1):
                 button = f'.replay-turn[data-turn="{number}"]'
@@ -148,6 +176,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 page.evaluate(f"() => document.querySelector('{button}').click()")
                 page.wait_for_function("() => window.matchPage.playing()", timeout=30_000)
                 page.wait_for_function("() => !window.matchPage.playing()", timeout=60_000)
+            cpu = cpu_by_thread(browser.stop_tracing())
             frames = page.evaluate("() => window.hlFrames")
             browser.close()
     finally:
@@ -166,6 +195,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "p90_ms": round(_percentile(frames, 0.9), 1),
         "worst_ms": round(max(frames), 1),
         "over_20_ms": sum(1 for f in frames if f > 20),
+        # CPU a frame: the page's main thread, and every thread that draws (main,
+        # compositor, raster workers, the display compositor), over the movies' frames.
+        "main_cpu_ms_per_frame": round(cpu.get("CrRendererMain", 0) / len(frames), 2),
+        "drawing_cpu_ms_per_frame": round(
+            sum(v for k, v in cpu.items() if k.startswith(DRAWING)) / len(frames), 2
+        ),
     }
 
 
@@ -186,7 +221,9 @@ def main(argv: list[str] | None = None) -> int:
         f"Halite {figures['size']}, {figures['seats']} seats, turn {figures['turn']}: "
         f"frame median {figures['median_ms']} ms, p90 {figures['p90_ms']} ms, worst "
         f"{figures['worst_ms']} ms over {figures['frames']} frames "
-        f"({figures['over_20_ms']} over 20 ms); board {figures['board_css_px']} px, "
+        f"({figures['over_20_ms']} over 20 ms); CPU a frame {figures['main_cpu_ms_per_frame']} ms "
+        f"main thread, {figures['drawing_cpu_ms_per_frame']} ms drawing in all; "
+        f"board {figures['board_css_px']} px, "
         f"{figures['cell_css_px']} px a cell",
     )
     return 0

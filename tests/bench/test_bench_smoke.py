@@ -100,3 +100,14 @@ def test_the_scale_bench_drives_matches_through_the_whole_stack(database: str) -
     assert only["errors"] == 0, only["error_samples"]
     assert only["board_views"] > 0
     assert only["turns_resolved"] > 0
+
+
+def test_the_halite_frames_bench_times_a_turn_playing_in_chromium() -> None:
+    chromium = os.environ.get("HELIUM3_CHROMIUM", "/usr/bin/chromium")
+    if not Path(chromium).exists():
+        pytest.skip(f"no system Chromium at {chromium}")
+    figures = run(
+        "halite_frames.py", "--size", "10", "--seats", "2", "--turns", "3", "--movies", "1"
+    )
+    assert figures["frames"] > 0 and figures["median_ms"] > 0
+    assert figures["drawing_cpu_ms_per_frame"] > 0
