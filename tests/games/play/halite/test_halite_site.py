@@ -522,3 +522,13 @@ def test_the_your_turn_email_tells_only_the_last_turn_in_short_sentences(player)
         Resolution.objects.get(match=match, turn_number=4).events
     )
     assert all(f"- {line}" in email.body for line in told)
+
+
+def test_the_history_tells_halites_turns_without_the_engines_timings(duel, player):
+    """A Halite turn has no battle clock: "800 ms" (the animation's length) says nothing
+    to its players."""
+    play_turns(duel, 3)
+    html = _page(client_for(player), duel)
+    history = re.search(r'<section id="history".*?</section>', html, re.S).group(0)
+    assert "Turn 2" in history and "Turn 0" in history
+    assert not re.search(r"\d\s*ms\b", _text(history))
