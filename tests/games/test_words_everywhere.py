@@ -284,3 +284,33 @@ def test_the_remakes_results_count_vehicles():
         piece="vehicle",
     )
     assert row.detail == "Vehicles: 2 left, 1 destroyed, 3 lost · 12,500 helium mined"
+
+
+# --- numbers on the pages ------------------------------------------------------------
+
+
+def test_the_match_pages_table_and_the_replay_page_write_money_with_separators(player, opponent):
+    state = final_state({1: 300, 2: 10_198, 3: 980, 4: 50}, {1: 2, 2: 1, 3: 4, 4: 5}, [2])
+    match = finished_match(state, {1: player, 2: opponent, 3: "miner", 4: "fighter"})
+    alice = client_for(player)
+
+    page = alice.get(reverse("games:match-detail", args=[match.pk])).content.decode()
+    replay = alice.get(reverse("games:match-replay-page", args=[match.pk])).content.decode()
+
+    assert '<td class="num money">10,198</td>' in page
+    assert "10198" not in _visible_text(page)
+    assert "seat 2 10,198" in _visible_text(replay)
+    assert "10198" not in _visible_text(replay)
+
+
+def test_the_turns_told_in_words_write_helium_with_separators():
+    from games.play.helium3.sentences import describe_events
+
+    lines = describe_events(
+        [
+            {"type": "mined", "robot": "1-5", "seat": 1, "amount": 1750, "t_ms": 0},
+            {"type": "destroyed", "robot": "2-1", "seat": 2, "dropped": 4100, "t_ms": 10},
+        ]
+    )
+    assert "mined 1,750 helium" in lines[0]
+    assert "dropping 4,100 helium" in lines[1]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.play.helium3.board import DIRECTION_WORDS
+from games.words import number
 
 # Events that happen *to* a robot because of the weapon event before them.
 _CONSEQUENCES = ("destroyed", "absorbed", "deflected")
@@ -85,7 +86,7 @@ def _effects(consequences: list[dict[str, Any]], skip: str | None = None) -> str
             return
         dropped = sum(int(e.get("dropped", 0)) for e in group)
         clause = f"destroying {_names([e['robot'] for e in group])}"
-        clauses.append(f"{clause} ({dropped} helium dropped)" if dropped else clause)
+        clauses.append(f"{clause} ({number(dropped)} helium dropped)" if dropped else clause)
         group.clear()
 
     for e in consequences:
@@ -153,7 +154,7 @@ def describe_events(events: list[dict[str, Any]], words: Words = HELIUM3) -> lis
         before = walked(robot)
         lead = f"{noun} {robot} {before} and " if before else f"{noun} {robot} "
         if kind == "mined":
-            lines.append(f"{lead}mined {e['amount']} helium.")
+            lines.append(f"{lead}mined {number(e['amount'])} helium.")
         elif kind == "armed":
             lines.append(f"{lead}armed its {e['weapon']}.")
         elif kind == "shielded":
@@ -193,7 +194,7 @@ def describe_events(events: list[dict[str, Any]], words: Words = HELIUM3) -> lis
             )
         elif kind == "destroyed":
             dropped = int(e.get("dropped", 0))
-            tail = f", dropping {dropped} helium" if dropped else ""
+            tail = f", dropping {number(dropped)} helium" if dropped else ""
             lines.append(f"{noun} {robot} was destroyed{tail}.")
         elif kind == "absorbed":
             lines.append(f"{noun} {robot}'s shield took a hit.")

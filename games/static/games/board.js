@@ -333,10 +333,12 @@
   /* The board is about to show turns the player has not seen: no planner until it is at the turn to play. */
   function watching() { document.documentElement.classList.add("watching"); }
 
+  /* A number as the site writes it everywhere (games/words.py): 10198 -> "10,198". */
+  function num(n) { return typeof n === "number" ? n.toLocaleString("en") : String(n); }
   /* The panel's money per seat, and the robots it lists as destroyed. */
   function moneyOf(panel) {
     var out = {};
-    panel.querySelectorAll("tr[data-seat]").forEach(function (tr) { var c = $(".money", tr); if (c) out[tr.dataset.seat] = +c.textContent; });
+    panel.querySelectorAll("tr[data-seat]").forEach(function (tr) { var c = $(".money", tr); if (c) out[tr.dataset.seat] = +c.textContent.replace(/,/g, ""); });
     return out;
   }
   function deadOf(panel) { var p = $(".destroyed", panel); return p && p.dataset.ids ? p.dataset.ids.split(" ") : []; }
@@ -359,7 +361,7 @@
     for (var id in m.robots) { var r = m.robots[id]; if (r.alive) alive[r.seat] = (alive[r.seat] || 0) + 1; }
     panel.querySelectorAll("tr[data-seat]").forEach(function (tr) {
       var s = tr.dataset.seat;
-      if (m.money[s] !== undefined) setText($(".money", tr), m.money[s]);
+      if (m.money[s] !== undefined) setText($(".money", tr), num(m.money[s]));
       setText($(".robots", tr), alive[s] || 0);
     });
     followRobots(panel, m);
@@ -398,7 +400,7 @@
       setText(td[0], id);
       setText(td[1], "(" + Math.round(r.x) + ", " + Math.round(r.y) + ")");
       setText(td[2], (r.active ? "active" : "inactive") + (r.armed ? ", " + r.armed + " armed" : "") + (r.shield ? ", shield" + (r.deflect ? " " + r.deflect : "") : ""));
-      setText(td[3], r.mined);
+      setText(td[3], num(r.mined));
       delete rows[id];
     });
     for (var gone in rows) rows[gone].remove();
@@ -1076,7 +1078,7 @@
       var player = new Player(b, movie, {
         frame: function (pl, f) {
           bar.value = pl.T; clock.textContent = mmss(pl.T) + " of " + mmss(movie.total);
-          for (var s in f.model.money) { var cell = $("#money-" + s); if (cell) cell.textContent = f.model.money[s]; }
+          for (var s in f.model.money) { var cell = $("#money-" + s); if (cell) cell.textContent = num(f.model.money[s]); }
         },
         turn: function (pl, k) { var t = movie.turns[k]; cap.textContent = "Turn " + t.number + " of " + movie.turns.length + " · seat " + t.seat; }
       });

@@ -263,7 +263,7 @@ def test_a_walk_and_what_the_robot_does_at_its_end_are_one_sentence():
         {"type": "moved", "t_ms": 5300, "duration_ms": 1000, "robot": "1-2", "path": [[2, 2]]},
     ]
     assert describe_events(events) == [
-        "Robot 1-5 moved 3 cells to (5, 4) and mined 1750 helium.",
+        "Robot 1-5 moved 3 cells to (5, 4) and mined 1,750 helium.",
         "Robot 1-2 moved 1 cell to (2, 2).",
     ]
 

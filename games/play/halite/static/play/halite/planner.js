@@ -558,7 +558,7 @@
   /* The panel's score per seat while a turn plays: the territory the board shows. */
   function followCount(count) {
     document.querySelectorAll("#panel tr[data-seat]").forEach(function (tr) {
-      var cell = $(".money", tr); if (cell) setText(cell, count[tr.dataset.seat] || 0);
+      var cell = $(".money", tr); if (cell) setText(cell, (count[tr.dataset.seat] || 0).toLocaleString("en"));
     });
   }
   /* The page's seat keys point at Helium 3's robots; here they are the board's shapes. */
