@@ -183,7 +183,10 @@ def match_orders(request: HttpRequest, match_id: int) -> HttpResponse:
     form = presentation.get(match.ruleset).orders_form(
         request.POST, view=selectors.orders_view(match, seat)
     )
+    by_script = _wants_json(request)
     if not form.is_valid():
+        if by_script:
+            return _refusal_json(form, 400)
         return _detail(request, match, seat, form, 400)
     try:
         services.orders_submit(
@@ -194,14 +197,60 @@ def match_orders(request: HttpRequest, match_id: int) -> HttpResponse:
         )
     except ServiceError as error:
         form.add_engine_error(error.message, error.action)
+        if by_script:
+            return _refusal_json(form, error.status, error)
         # The whole page only for a refusal: was it this seat's move?
         page = selectors.match_page(match, seat)
         match.refresh_from_db()
         if not page.my_move:
             return refused(request, error, match)
         return _detail(request, match, seat, form, error.status)
-    messages.success(request, "Orders accepted. The turn is being resolved.")
+    if by_script:
+        # The page stays where it is and asks the poll for what changed.
+        return JsonResponse(
+            {
+                "accepted": True,
+                "message": ORDERS_ACCEPTED,
+                "turn": form.cleaned_data["turn"],
+                # A step changes the board within its turn: the page asks for the board.
+                "steps": services.ruleset_has_steps(match.ruleset),
+            }
+        )
+    # Tagged with its turn: the page's script takes it away once that turn is resolved.
+    turn = form.cleaned_data["turn"]
+    messages.success(request, ORDERS_ACCEPTED, extra_tags=f"orders-accepted turn-{turn}")
     return redirect("games:match-detail", match.pk)
+
+
+ORDERS_ACCEPTED = "Orders accepted. The turn is being resolved."
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    """The match page's script sends orders asking for JSON; a plain form post (no
+    script) gets the page back by a redirect, as before."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _refusal_json(form: Any, status: int, error: ServiceError | None = None) -> JsonResponse:
+    """Why the orders were refused, in words the page shows beside the planner; the
+    plan on the page stays as it was."""
+    said: list[str] = []
+    for errors in form.errors.values():
+        for text in errors:
+            if str(text) not in said:
+                said.append(str(text))
+    if error is not None and error.message not in said:
+        said.insert(0, error.message)
+    body: dict[str, Any] = {
+        "accepted": False,
+        "message": " ".join(said) or "The orders were refused.",
+        "errors": form.errors.get_json_data(),
+    }
+    if error is not None:
+        body["code"] = error.code
+        if error.action is not None:
+            body["action"] = error.action
+    return JsonResponse(body, status=status)
 
 
 @login_required

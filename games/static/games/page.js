@@ -30,6 +30,10 @@
      drawPlan()             optional: draws the plan on a board swapped in or
                             left by a movie.
      onSettled()            optional: an htmx request settled with nothing to play.
+     afterSent()            optional: the first poll after orders were accepted
+                            settled with nothing to play (a step's new board).
+     sendRefused(answer)    optional: orders sent were refused (the answer's
+                            message shows beside the planner) or not sent at all.
    matchPage.playing() says a movie plays; matchPage.skip() ends every movie
    queued; matchPage.markSeen() stores the turn of the board shown as seen.
    matchPage.dom holds the DOM helpers the board scripts share: $(selector, root),
@@ -49,6 +53,8 @@
      matchPage.takeMovie()     the movie a poll brought (#movie), taken out, or null.
      matchPage.seen(match), matchPage.storeSeen(match, turn)   the last turn of the
                                match this browser has shown (a string), or null.
+     matchPage.settleNotes()   "Orders accepted" goes once the board shows its turn
+                               resolved (call after the board and panel are new).
      matchPage.movieUrl(url0, k), matchPage.parseFragment(text),
      matchPage.showReplayButtons()   the history's replay of a past turn.
 
@@ -228,6 +234,7 @@
   }
   function news() {
     hooks.refresh();
+    settleNotes();
     // The line under the title says how far the match has come, as the panel does.
     var said = $("#progress"), intro = $("#match-progress");
     if (said && intro) setText(intro, said.textContent.trim().toLowerCase());
@@ -307,7 +314,10 @@
       if (!current && !queue.length) {
         if (hooks.onSettled) hooks.onSettled();
         news();
-      }
+        // The first answer after orders were accepted, with no movie: the game may
+        // show what was sent on the board it brought.
+        if (sentAwaits) { sentAwaits = false; if (hooks.afterSent) hooks.afterSent(); }
+      } else sentAwaits = false;
     });
     hold = holder(function () { return !!(current || queue.length); });
     document.addEventListener("htmx:afterSwap", function (e) {
@@ -348,6 +358,112 @@
     } else if (turn !== null) storeSeen(turn);
     return true;
   }
+
+  /* ---- Sending orders without leaving the page ---- */
+  /* The orders form posts by fetch, asking for JSON: the page stays where it was
+     scrolled and its plan stays drawn. Accepted, the page says so beside the planner
+     and asks the poll for what changed (the panel, then the turn's movie); refused,
+     the reason shows there and the plan stays as it was. An answer that is not the
+     JSON asked for (signed out, a server page) sends the form the plain way, as the
+     page does without JavaScript. */
+  var SEND_POLLS = [0, 300, 300, 400, 500, 700, 1000, 1500, 2000, 3000];
+  var sentAwaits = false;
+  function sendButtons(f) {
+    var out = [].slice.call(f.querySelectorAll("button[type=submit], .send"));
+    document.querySelectorAll('button[form="' + f.id + '"]').forEach(function (b) { if (out.indexOf(b) < 0) out.push(b); });
+    return out;
+  }
+  /* The list of notes about the orders sent, beside the planner (made once). */
+  function sendNotes() {
+    var list = $("#sent-note");
+    if (list) return list;
+    list = html("ul", {id: "sent-note", "class": "messages sent-note", role: "status"});
+    var bar = $("#board-bar"), wrap = $("#board-wrap");
+    if (bar) bar.appendChild(list); else if (wrap) wrap.after(list); else $("#main").prepend(list);
+    return list;
+  }
+  function sendError(text) {
+    document.querySelectorAll(".send-error").forEach(function (e) { e.remove(); });
+    if (!text) return;
+    var li = html("li", {"class": "error send-error", role: "alert"}, text);
+    sendNotes().appendChild(li);
+    // Without the planner's bar (a plain form), the reason shows at the form too.
+    var planner = $("#planner"), f = $("#orders-form");
+    if ((!planner || planner.hidden) && f) f.prepend(html("p", {"class": "error send-error", role: "alert"}, text));
+  }
+  /* "Orders accepted": it stays until the turn it was sent for is resolved. */
+  function noteAccepted(text, turn) {
+    document.querySelectorAll(".orders-accepted").forEach(function (e) { e.remove(); });
+    sendNotes().appendChild(html("li", {"class": "success orders-accepted", "data-turn": String(turn)}, text));
+  }
+  /* The turn a note of accepted orders is about: its data-turn, else its "turn-N" tag. */
+  function noteTurn(e) {
+    if (e.dataset.turn !== undefined) return +e.dataset.turn;
+    var m = /(?:^|\s)turn-(\d+)(?:\s|$)/.exec(e.className);
+    return m ? +m[1] : null;
+  }
+  /* Notes of orders whose turn the board shows resolved go (the match over too). */
+  function settleNotes() {
+    var shown = boardTurn(), poll = $("#poll");
+    var over = !!poll && !poll.getAttribute("hx-get") && !!$("#board-wrap svg.board");
+    document.querySelectorAll(".orders-accepted").forEach(function (e) {
+      var t = noteTurn(e);
+      if (over || (t !== null && shown !== null && +shown > t)) {
+        var list = e.parentNode; e.remove();
+        if (list && list.classList.contains("messages") && !list.children.length && list.id !== "sent-note") list.remove();
+      }
+    });
+  }
+  /* Ask the poll again and again for a moment after orders are accepted: against
+     bots the turn is resolved in a moment. The first look may ask for the board
+     itself (`first`: a step changes the board within its turn). */
+  function pollAfterSend(turn, first, k) {
+    if (k >= SEND_POLLS.length) return;
+    setTimeout(function () {
+      var poll = $("#poll[hx-get]");
+      if (!poll || !window.htmx) return;
+      if (k > 0 && +poll.dataset.since > turn) return;
+      var url = first || poll.getAttribute("hx-get");
+      var next = function () { pollAfterSend(turn, null, k + 1); };
+      var asked = window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
+      if (asked && asked.then) asked.then(next, next); else next();
+    }, SEND_POLLS[k]);
+  }
+  function send(e) {
+    var f = e.target;
+    if (!f || f.id !== "orders-form" || e.defaultPrevented || !window.fetch || !window.FormData) return;
+    e.preventDefault();
+    if (f.dataset.sending) return;
+    var body;
+    try { body = new FormData(f, e.submitter || undefined); } catch (err) { body = new FormData(f); }
+    var buttons = sendButtons(f);
+    f.dataset.sending = "1";
+    buttons.forEach(function (b) { b.disabled = true; });
+    sendError("");
+    var done = function () { delete f.dataset.sending; buttons.forEach(function (b) { b.disabled = false; }); };
+    fetch(f.action, {method: "POST", body: body, credentials: "same-origin", headers: {Accept: "application/json"}}).then(function (r) {
+      var json = (r.headers.get("Content-Type") || "").indexOf("application/json") >= 0;
+      return json ? r.json() : null;
+    }).then(function (data) {
+      if (!data) { done(); f.submit(); return; }
+      if (!data.accepted) {
+        done(); sendError(data.message || "The orders were refused.");
+        if (hooks && hooks.sendRefused) hooks.sendRefused(data);
+        return;
+      }
+      // The form stays until the poll brings the next one (its buttons off meanwhile).
+      noteAccepted(data.message, data.turn);
+      var poll = $("#poll[hx-get]"), first = null;
+      if (data.steps && poll) first = poll.getAttribute("hx-get").replace(/([?&]since=)-?\d+/, "$1-1");
+      sentAwaits = true;
+      pollAfterSend(+data.turn, first, 0);
+    }).catch(function () {
+      done();
+      sendError("The orders could not be sent: no answer from the server. Try again.");
+      if (hooks && hooks.sendRefused) hooks.sendRefused(null);
+    });
+  }
+  if ($("#match")) document.addEventListener("submit", send);
 
   /* ---- The replay page: the match turn by turn, each turn's board the server's ---- */
   /* Board k is the board after k turns: 0 the start, N the end; between, the board
@@ -454,6 +570,7 @@
     storeSeen: storeSeenOf,
     movieUrl: movieUrl,
     parseFragment: parseFragment,
-    showReplayButtons: showReplayButtons
+    showReplayButtons: showReplayButtons,
+    settleNotes: settleNotes
   };
 })();

@@ -581,8 +581,12 @@
       initPlanner();
     },
     ordersBox: jsonBox,
-    // A step sent comes back as a new board (no movie): that board is seen.
-    onSettled: mp.markSeen
+    // A step sent comes back as a new board (no movie): that board is seen, and the
+    // step plays on it.
+    onSettled: mp.markSeen,
+    afterSent: playSent,
+    // Refused: the planner's buttons work again, the plan as it was.
+    sendRefused: function () { planner.sending = false; render(); }
   });
   if (started) {
     playSent();
