@@ -21,6 +21,7 @@ from test_skyport_play import (
     log_in,
     planned,
     resolve_until_mine,
+    send,
     sent_orders,
     wait_for_my_move_or_end,
 )
@@ -118,14 +119,13 @@ def test_the_planner_alone_decides_what_is_sent_and_the_page_reads_in_both_theme
     expect(page.locator("#sp-card-laser")).to_be_checked()
     page.locator("#sp-card-mortar").check()
     assert planned(page) == {"loadout": ["laser", "mortar"]}
-    with page.expect_navigation():
-        page.locator("#bar-send").click()
+    send(page)
     match = resolve_until_mine(match, 0)
     assert sent_orders(match, 0) == {"loadout": ["laser", "mortar"]}
 
     # A turn: the note of the play phase, the plain form out of sight; the move planned
     # on the board is what is sent.
-    assert wait_for_my_move_or_end(page)
+    assert wait_for_my_move_or_end(page, match.state["turn"])
     hidden_plain_form(page)
     expect(page.locator("#orders")).not_to_contain_text("choose two")
     state = match.state
@@ -152,12 +152,12 @@ def test_the_planner_alone_decides_what_is_sent_and_the_page_reads_in_both_theme
     expect(axis).to_be_visible()
     svg = page.locator("#board-wrap svg.board")
     assert svg.get_attribute("viewBox") == svg.get_attribute("data-whole")
-    with page.expect_navigation():
-        page.locator("#bar-send").click()
+    send(page)
     turn = state["turn"]
     match = resolve_until_mine(match, turn)
     assert sent_orders(match, turn) == {"actions": [{"type": "move", "direction": move}]}
-    assert wait_for_my_move_or_end(page)
+    page.reload()
+    assert wait_for_my_move_or_end(page, match.state["turn"])
     expect(page.locator("#sp-coords")).to_be_checked()
     expect(axis).to_be_visible()
     # The board the bot's turns left (a movie's, put in by the page) shows them whole too.

@@ -20,6 +20,7 @@ from test_skyport_play import (
     log_in,
     planned,
     resolve_until_mine,
+    send,
     sent_orders,
     wait_for_my_move_or_end,
 )
@@ -59,8 +60,7 @@ def test_the_planner_builds_a_turn_from_the_state_each_action_leaves(
     assert wait_for_my_move_or_end(page)
     page.locator("#sp-card-laser").check()
     page.locator("#sp-card-droid").check()
-    with page.expect_navigation():
-        page.locator("#bar-send").click()
+    send(page)
     match = resolve_until_mine(match, 0)
 
     # Scrap for two droid upgrades (4, then 5 more), rubidium for none (3 of 4).
@@ -155,9 +155,7 @@ def test_the_planner_builds_a_turn_from_the_state_each_action_leaves(
     }
     assert planned(page) == wanted
     page.screenshot(path="/tmp/skyport_laptop_droid.png")
-    with page.expect_navigation():
-        page.locator("#bar-send").click()
-    expect(page.locator(".messages")).to_contain_text("Orders accepted")
+    send(page)
     match = resolve_until_mine(match, 1)
     assert sent_orders(match, 1) == wanted
     mine = next(p for p in match.state["players"] if p["seat"] == ME)
