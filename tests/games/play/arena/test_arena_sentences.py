@@ -56,7 +56,9 @@ def test_the_build_tells_only_the_parts_in_the_viewers_copy():
     mine = sentences(engine.events_view(events, 1, ruleset="arena"))
     assert mine == ["The robots are built: seat 1 engine2, radar2 and gun."]
     assert "shield3" not in repr(mine)
-    everyone = sentences(engine.events_view(events, None, ruleset="arena"))
+    # A spectator learns no build while the match runs; everyone every build once over.
+    assert sentences(engine.events_view(events, None, ruleset="arena")) == ["The robots are built."]
+    everyone = sentences(engine.events_view(events, None, over=True, ruleset="arena"))
     assert everyone == [
         "The robots are built: seat 1 engine2, radar2 and gun; seat 2 engine1, radar1 and shield3."
     ]
