@@ -314,3 +314,10 @@ def test_the_turns_told_in_words_write_helium_with_separators():
     )
     assert "mined 1,750 helium" in lines[0]
     assert "dropping 4,100 helium" in lines[1]
+
+
+def test_a_player_page_writes_money_with_separators(player, opponent):
+    state = final_state({1: 300, 2: 10_198, 3: 980, 4: 50}, {1: 2, 2: 1, 3: 4, 4: 5}, [2])
+    finished_match(state, {1: player, 2: opponent, 3: "miner", 4: "fighter"})
+    page = client_for(player).get(reverse("games:player", args=["bob"])).content.decode()
+    assert "10,198" in page and "10198" not in _visible_text(page)
