@@ -390,9 +390,7 @@ def test_a_seen_robot_stands_where_the_scan_showed_it_with_its_age(playing, play
     assert re.search(r'<g class="ar-robot seen seat-2"[^>]*data-age="2"', html)
 
 
-def test_a_spectator_sees_a_grey_board_and_no_form_while_the_match_runs(
-    playing, player, spectator
-):
+def test_a_spectator_sees_a_grey_board_and_no_form_while_the_match_runs(playing, player, spectator):
     html = _page(client_for(spectator), playing)
     board = _board(html)
     assert 'data-viewer=""' in board and 'id="orders-form"' not in html
@@ -459,6 +457,14 @@ def test_a_finished_match_records_health_and_its_ending(finished):
         assert seat.won == (seat.number in final["winners"])
     html = _page(Client(), finished)
     assert "the last robot standing" in html or "health left after the last round (10)" in html
+    # The end screen tells each seat's build, hidden until the end.
+    builds = "; ".join(
+        f"seat {r['seat']} {', '.join(r['parts'][:-1])} and {r['parts'][-1]}"
+        if len(r["parts"]) > 1
+        else f"seat {r['seat']} {''.join(r['parts']) or 'no parts'}"
+        for r in final["robots"]
+    )
+    assert f"Builds: {builds}." in html
     replay = Client().get(reverse("games:match-replay-page", args=[finished.pk]))
     assert replay.status_code == 200 and 'class="board arena-board"' in replay.content.decode()
 
