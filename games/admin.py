@@ -152,10 +152,14 @@ class TurnInline(admin.TabularInline):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Turn]:
         turns = super().get_queryset(request)
-        match_id = (
-            request.resolver_match.kwargs.get("object_id") if request.resolver_match else None
+        match_id = str(
+            request.resolver_match.kwargs.get("object_id", "") if request.resolver_match else ""
         )
-        latest = Match.objects.filter(pk=match_id).values_list("turn_number", flat=True).first()
+        if not match_id.isdigit():
+            return turns
+        latest = (
+            Match.objects.filter(pk=int(match_id)).values_list("turn_number", flat=True).first()
+        )
         if latest is None:
             return turns
         # A filter, not a slice: the formset filters the rows by their match after this.
