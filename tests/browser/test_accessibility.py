@@ -23,7 +23,7 @@ from browser_support import settle_board
 from django.conf import settings
 from django.test import Client
 from game_factories import UserFactory
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from site_support import drain
 
 import engine
@@ -39,7 +39,10 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 # labels and landmarks do not change with the theme (and axe takes a second or more a page).
 WCAG_AA = {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}
 COLOURS = {"type": "rule", "values": ["color-contrast", "link-in-text-block"]}
-VIEWPORTS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+VIEWPORTS: dict[str, ViewportSize] = {
+    "laptop": {"width": 1280, "height": 900},
+    "phone": {"width": 390, "height": 844},
+}
 THEMES = ("light", "dark")
 
 RUN_AXE = """async only => {
@@ -79,6 +82,7 @@ class Looks:
     def __init__(self, browser: Browser, base: str, device: str, theme: str) -> None:
         self.browser, self.base, self.device, self.theme = browser, base, device, theme
         self.pages: dict[str, Page] = {}
+        self.errors: list[str] = []  # the script errors of its pages, until read
 
     def page(self, user: Any = None) -> Page:
         key = user.username if user is not None else ""
@@ -91,9 +95,7 @@ class Looks:
                 cookie = client.cookies[settings.SESSION_COOKIE_NAME]
                 context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": self.base}])
             page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.errors = errors  # type: ignore[attr-defined]
+            page.on("pageerror", lambda error: self.errors.append(str(error)))
             self.pages[key] = page
         return self.pages[key]
 
@@ -141,11 +143,10 @@ def check(
     shot = f"a11y-{name}-{look.device}-{look.theme}"
     page.evaluate("() => window.scrollTo(0, 0)")  # the bar at the top, not half way down
     page.screenshot(path=str(folder / f"{shot}.png"), full_page=True)
-    errors = page.errors  # type: ignore[attr-defined]
     only = WCAG_AA if look.theme == "light" else COLOURS
     found = [f"{shot}: {v}" for v in axe_violations(page, only)]
-    found += [f"{shot}: script error: {e}" for e in errors]
-    errors.clear()
+    found += [f"{shot}: script error: {e}" for e in look.errors]
+    look.errors.clear()
     return found
 
 
@@ -159,6 +160,7 @@ def played_to(match: Match, turns: int) -> Match:
             return match
         awaited = engine.awaiting(match.state)
         for seat in Seat.objects.filter(match=match, number__in=awaited, user__isnull=False):
+            assert seat.user is not None
             passing = engine.default_orders(match.state, seat.number)
             services.orders_submit(
                 match_id=match.pk,
