@@ -9,14 +9,12 @@ and the stored turns' full events.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import engine
 from games import presentation
-
-Turns = Iterable[tuple[int, list[dict[str, Any]]]]
+from games.endings import Turns, final_scores, scored_seats, seat_names, winner_phrase
 
 
 @dataclass(frozen=True)
@@ -29,15 +27,6 @@ class SeatRecord:
     mined: int | None = None
     robots_destroyed: int | None = None
     robots_lost: int | None = None
-
-
-def scored_seats(final_state: dict[str, Any], turns: Turns) -> dict[int, dict[str, Any]]:
-    """The record of a game that counts nothing else: each seat's win and score."""
-    winners = {int(s) for s in final_state.get("winners", [])}
-    return {
-        int(seat): {"won": int(seat) in winners, "final_money": int(score)}
-        for seat, score in engine.scores(final_state).items()
-    }
 
 
 def seat_records(final_state: dict[str, Any], turns: Turns) -> dict[int, SeatRecord]:
@@ -63,15 +52,6 @@ class Standing:
     won: bool
     money: int | float
     robots_left: int | None
-
-
-def final_scores(final_state: dict[str, Any]) -> dict[int, int | float]:
-    """Each seat's score at the end (a presentation's default `final_scores`): the
-    state's own `scores` when it carries them, else the engine's."""
-    scores = final_state.get("scores")
-    if not isinstance(scores, dict):
-        scores = engine.scores(final_state)
-    return {int(seat): score for seat, score in scores.items()}
 
 
 def standings(final_state: dict[str, Any]) -> list[Standing]:
@@ -173,13 +153,6 @@ def battle_clock_text(clock_ms: int, length_ms: int) -> str:
     return f"{mmss(length_ms)} of {mmss(length_ms)} · the last turn ran {mmss(past)} past the end"
 
 
-def seat_names(seats: list[int], names: dict[int, str]) -> str:
-    """ "Seat 2 (alice)", "Seats 1 (alice) and 3 (bot miner)"."""
-    parts = [f"{s} ({names[s]})" if names.get(s) else str(s) for s in seats]
-    joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"Seat{'s' if len(parts) > 1 else ''} {joined}"
-
-
 def decided_by(
     final_state: dict[str, Any],
     names: dict[int, str] | None = None,
@@ -224,11 +197,19 @@ def decided_by(
     return sentence
 
 
-def winner_phrase(final_state: dict[str, Any], names: dict[int, str] | None = None) -> str:
-    """Who won, for a reader who did not play: "Seat 2 (alice) won", "Seats 1 and
-    3 shared the win", "Nobody won"."""
-    winners = [int(s) for s in final_state.get("winners", [])]
-    if not winners:
-        return "Nobody won"
-    verb = "won" if len(winners) == 1 else "shared the win"
-    return f"{seat_names(sorted(winners), names or {})} {verb}"
+__all__ = [
+    "SeatRecord",
+    "Standing",
+    "Turns",
+    "battle_clock_text",
+    "decided_by",
+    "final_scores",
+    "mmss",
+    "ordinal",
+    "result_phrase",
+    "scored_seats",
+    "seat_names",
+    "seat_records",
+    "standings",
+    "winner_phrase",
+]

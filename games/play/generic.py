@@ -14,7 +14,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 import engine
-from games.presentation import Event, Presentation
+from games.presentation_shape import Event, Presentation
 
 MAX_ORDERS_JSON = 10_000
 

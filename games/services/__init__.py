@@ -33,11 +33,10 @@ from games.services.notifications import (
     notification_unsubscribe,
     notify,
     seat_seen,
-    unsubscribe_token,
-    unsubscribe_token_read,
 )
 from games.services.resolution import turn_resolve
 from games.services.turns import orders_submit
+from games.services.unsubscribe import unsubscribe_token, unsubscribe_token_read
 
 __all__ = [
     "SweepReport",

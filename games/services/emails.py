@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games import catalog, history, records, words
 from games.models import AT_ONCE, Match, Notification, NotificationKind, Resolution, Seat
+from games.services.unsubscribe import unsubscribe_token
 
 
 def absolute(path: str) -> str:
@@ -115,8 +116,6 @@ def since_your_turn(row: Notification) -> list[dict[str, Any]]:
 
 
 def render_notification(row: Notification) -> EmailMultiAlternatives:
-    from games.services.notifications import unsubscribe_token
-
     ctx: dict[str, Any] = dict(row.context)
     deadline = datetime.fromisoformat(ctx["deadline"]) if ctx.get("deadline") else None
     left = (deadline - timezone.now()).total_seconds() if deadline else None

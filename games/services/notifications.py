@@ -25,9 +25,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.core import signing
 from django.core.cache import caches
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -45,10 +43,11 @@ from games.models import (
     Seat,
     Turn,
 )
+from games.queue import notification_send_queue
+from games.services.unsubscribe import unsubscribe_token_read
 
 log = logging.getLogger(__name__)
 
-UNSUBSCRIBE_SALT = "games.unsubscribe"
 MAX_SEND_ATTEMPTS = 5
 # A player's looks at a match are written at most once a turn per this many
 # seconds and web process (the page and its poll are the most requested URLs).
@@ -125,9 +124,7 @@ def your_turn_delay(turn_seconds: int) -> float:
 
 
 def _queue_send(notification_id: int) -> None:
-    from games.tasks import notification_send_task
-
-    notification_send_task.delay(notification_id)
+    notification_send_queue(notification_id)
 
 
 def seat_seen(*, match: Match, user_id: int, now: datetime | None = None) -> None:
@@ -322,25 +319,6 @@ def notification_settings_update(*, user: User, **flags: bool) -> NotificationSe
             setattr(prefs, kind, bool(value))
         prefs.save()
         return prefs
-
-
-def unsubscribe_token(*, user: User, kind: str) -> str:
-    return signing.dumps({"u": user.pk, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
-
-
-def unsubscribe_token_read(*, token: str) -> tuple[User, str]:
-    """The user and the kind a signed unsubscribe token names; changes nothing."""
-    try:
-        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-        user_id, kind = data["u"], data["k"]
-    except (signing.BadSignature, KeyError, TypeError, ValueError) as error:
-        raise ServiceError("bad_token", "This unsubscribe link is not valid.") from error
-    if kind not in NotificationKind.values:
-        raise ServiceError("bad_token", "This unsubscribe link is not valid.")
-    user = get_user_model().objects.filter(pk=user_id).first()
-    if user is None:
-        raise ServiceError("bad_token", "This unsubscribe link is not valid.")
-    return user, kind
 
 
 def notification_unsubscribe(*, token: str) -> tuple[User, str]:

@@ -42,6 +42,7 @@ from games.models import (
     Seat,
     Turn,
 )
+from games.queue import turn_resolve_queue
 from games.services.notifications import notify
 from games.services.records import match_records_store
 
@@ -55,9 +56,7 @@ def queue_resolution(match_id: int, number: int) -> None:
     turn "accepted" into a 500; the clock sweep queues the turn again (the
     database, not the queue, says what is pending).
     """
-    from games.tasks import turn_resolve_task
-
-    transaction.on_commit(lambda: turn_resolve_task.delay(match_id, number), robust=True)
+    transaction.on_commit(lambda: turn_resolve_queue(match_id, number), robust=True)
 
 
 def orders_accept(
