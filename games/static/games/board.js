@@ -568,6 +568,68 @@
     $(".undo", fs).hidden = !a;
   }
   function help(text) { var h = $("#plan-help"); if (h) h.textContent = text; }
+  /* A finger taps; a mouse clicks, and a keyboard Tabs. The planner's help says which. */
+  function touch() { return !!(window.matchMedia && window.matchMedia("(pointer: coarse)").matches); }
+  function pickHow(n) {
+    return touch() ? n + " cells are highlighted: tap one. Step back goes back." :
+      n + " cells are highlighted: click one, or Tab to it and press Enter. Escape goes back.";
+  }
+
+  /* ---- By the cells: a cell's helium where it is pointed at, and what a mine there yields ---- */
+  /* The layer over everything the board draws (robots and shots included), drawn by the
+     planner only: the chosen robot's ring, the yields on mine targets and the cell's tip.
+     It never takes a click: the cells and robots under it do. */
+  function topLayer(b, cls) {
+    var g = $("g." + cls, b.svg);
+    if (!g) g = el("g", {"class": cls, "aria-hidden": "true", "pointer-events": "none"}, b.svg);
+    else b.svg.appendChild(g);  // kept last, over what was drawn since
+    return g;
+  }
+  /* What a mine at (x, y) takes, from the chosen robot's hints; undefined where it may not mine. */
+  function yieldAt(h, x, y) {
+    var cells = (h && h.mine) || [];
+    for (var i = 0; i < cells.length; i++) if (cells[i][0] === x && cells[i][1] === y) return cells[i][2];
+    return undefined;
+  }
+  function commas(n) { return Number(n).toLocaleString("en"); }
+  function yieldWords(n) { return n > 0 ? "mining here yields +" + commas(n) : "mining here yields nothing: no helium here or around"; }
+  /* The words of cell (x, y): its helium as the board shows it, what stands there, and
+     what a mine there would yield while a mine's target is being chosen. */
+  function cellWords(b, x, y) {
+    var s = "(" + x + ", " + y + ") helium " + commas(b.kept.shown[y * b.w + x] || 0);
+    var rb = b.svg.querySelector('.rb[data-x="' + x + '"][data-y="' + y + '"]');
+    if (rb && rb.style.display !== "none") s += " · " + (rb.getAttribute("aria-label") || "").replace(/\.$/, "");
+    if (planner.kind === "mine" && planner.robot) {
+      var n = yieldAt(hintsNow() && hintsNow().robots[planner.robot], x, y);
+      if (n !== undefined) s += " · " + yieldWords(n);
+    }
+    return s;
+  }
+  /* A tip over the board by cell c (above it, or below it on the top rows), inside the
+     part of the board shown (a phone's zoom included); null takes it away. */
+  function tip(b, c, text) {
+    var layer = topLayer(b, "cell-tips");
+    layer.textContent = "";
+    if (!c) return;
+    var g = el("g", {"class": "cell-tip", "data-x": c[0], "data-y": c[1]}, layer);
+    var bg = el("rect", {rx: 5, fill: "#16191e", "fill-opacity": 0.93, stroke: "#ffd23f", "stroke-width": 1.5}, g);
+    var t = el("text", {fill: "#ffffff", "font-size": 13, "font-weight": 700, "font-family": "system-ui, sans-serif"}, g);
+    t.textContent = text;
+    var vb = b.svg.viewBox.baseVal, box = t.getBBox(), pad = 6, w = box.width + 2 * pad, h = box.height + 2 * pad;
+    var cx = b.m + c[0] * b.cell + b.cell / 2, top = b.m + c[1] * b.cell;
+    var x = Math.max(vb.x + 2, Math.min(vb.x + vb.width - w - 2, cx - w / 2));
+    var y = top - h - 4;
+    if (y < vb.y + 2) y = top + b.cell + 4;
+    bg.setAttribute("x", x); bg.setAttribute("y", y); bg.setAttribute("width", w); bg.setAttribute("height", h);
+    t.setAttribute("x", x + pad); t.setAttribute("y", y + pad - box.y);
+  }
+  /* The tip follows the pointer; a click or tap leaves it on its cell (`pinned`). */
+  var tipAt = {shown: null, pinned: null};
+  function tipOn(b, c) {
+    if (c && tipAt.shown && c[0] === tipAt.shown[0] && c[1] === tipAt.shown[1] && b.svg === tipAt.svg) return;
+    tipAt.shown = c; tipAt.svg = b.svg;
+    tip(b, c, c ? cellWords(b, c[0], c[1]) : null);
+  }
   function board() { return matchBoard(); }
   /* The newest answer for the plan so far: k of its actions, the board they leave. */
   function answered() {
@@ -755,6 +817,14 @@
       if (g.classList.contains("own")) g.setAttribute("aria-pressed", id === planner.robot ? "true" : "false");
     });
     b.svg.classList.toggle("picking", !!(planner.kind && hints));
+    var top = topLayer(b, "plan-top"), chosen = planner.robot && m.robots[planner.robot];
+    top.textContent = "";
+    if (chosen) {
+      // The chosen robot: a gold ring around it, over the cells lit for it.
+      var cc = b.centre(chosen.x, chosen.y);
+      el("circle", {"class": "sel-ring", cx: cc[0], cy: cc[1], r: b.cell * 0.62, fill: "none", stroke: "#ffd23f", "stroke-width": 3}, top);
+      el("circle", {"class": "sel-ring-edge", cx: cc[0], cy: cc[1], r: b.cell * 0.62 + 2.5, fill: "none", stroke: "#16191e", "stroke-width": 1.5, "stroke-opacity": 0.8}, top);
+    }
     var h = planner.robot && planner.kind && hints ? hints.robots[planner.robot] : null, kind = planner.kind, cells = [];
     if (!h) kind = null;
     if (kind === "fire_missile") {
@@ -767,13 +837,25 @@
       }
     }
     cells.forEach(function (c) {
+      var label = c[3] + " (" + c[0] + ", " + c[1] + "), helium " + b.model.helium[c[1] * b.w + c[0]];
+      // A mine's targets each say what mining there yields, before one is chosen.
+      var gain = kind === "mine" ? yieldAt(h, c[0], c[1]) : undefined;
+      if (gain !== undefined) label += ": " + yieldWords(gain);
       var r = el("rect", {x: b.m + c[0] * b.cell + 1, y: b.m + c[1] * b.cell + 1, width: b.cell - 2, height: b.cell - 2,
-        "class": c[2], tabindex: "0", role: "button", "data-x": c[0], "data-y": c[1],
-        "aria-label": c[3] + " (" + c[0] + ", " + c[1] + "), helium " + b.model.helium[c[1] * b.w + c[0]]}, hl);
-      el("title", {}, r).textContent = c[3] + " (" + c[0] + ", " + c[1] + ")";
+        "class": c[2], tabindex: "0", role: "button", "data-x": c[0], "data-y": c[1], "aria-label": label}, hl);
+      el("title", {}, r).textContent = c[3] + " (" + c[0] + ", " + c[1] + ")" + (gain !== undefined ? ": " + (gain > 0 ? "+" + commas(gain) : "nothing to mine") : "");
       r.addEventListener("mouseenter", function () { preview(r); }); r.addEventListener("focus", function () { preview(r); });
+      if (gain !== undefined) {
+        var yt = el("text", {"class": "yield" + (gain > 0 ? "" : " none"), "data-x": c[0], "data-y": c[1], x: b.m + c[0] * b.cell + b.cell / 2, y: b.m + c[1] * b.cell + b.cell - 4,
+          "text-anchor": "middle", "font-size": 10.5, "font-weight": 800, "font-family": "system-ui, sans-serif",
+          fill: gain > 0 ? "#ffe27a" : "#d7dbe0", stroke: "#16191e", "stroke-width": 2.6, "paint-order": "stroke"}, top);
+        yt.textContent = gain > 0 ? "+" + commas(gain) : "0";
+        // "+2,500" is wider than a cell at a readable size: squeezed to fit its own cell.
+        if (yt.getComputedTextLength() > b.cell - 3) { yt.setAttribute("textLength", b.cell - 3); yt.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+      }
     });
-    if (cells.length) help(cells.length + " cells are highlighted: click one, or Tab to it and press Enter. Escape goes back.");
+    if (cells.length) help(pickHow(cells.length) + (kind === "mine" ? " Each says what mining there yields." : ""));
+    if (tipAt.shown && tipAt.svg === b.svg) { var again = tipAt.shown; tipAt.shown = null; tipOn(b, again); }
     var r = planner.robot && m.robots[planner.robot], stepBack = $("#step-back");
     // What Escape does, for a thumb: the last choice undone.
     if (stepBack) stepBack.hidden = !(planner.robot || planner.plan.length);
@@ -848,7 +930,7 @@
       var btn = document.createElement("button");
       btn.type = "button"; btn.dataset.kind = k; btn.setAttribute("aria-pressed", "false");
       btn.textContent = KIND[k] + (hints.ranges[k] ? " (" + hints.ranges[k] + ")" : "");
-      btn.addEventListener("click", function () { chooseKind(k); });
+      btn.addEventListener("click", function (e) { chooseKind(k, e.detail === 0); });
       box.appendChild(btn);
     });
     help(noun() + " " + id + " chosen. Pick its action.");
@@ -856,14 +938,21 @@
     planner.show();
     box.firstChild.focus({preventScroll: true});
   }
-  function chooseKind(k) {
+  function chooseKind(k, byKey) {
     planner.kind = k;
     $("#kinds").querySelectorAll("button").forEach(function (b) { b.setAttribute("aria-pressed", b.dataset.kind === k ? "true" : "false"); });
     $("#dirs").hidden = true;
     if (k === "kamikaze") return finish(null);
     if (k === "fire_laser" || k === "deflect") { planner.show(); return dirButtons(k, hintsNow().robots[planner.robot]); }
     planner.show();
-    var first = $("#board-wrap .hl rect"); if (first) first.focus({preventScroll: true});
+    // A key's choice goes on to the first lit cell, as Tab would: the keyboard points by
+    // focus. A click or a tap leaves every cell unchosen until one is pointed at; the
+    // lit cells' group takes the focus, so Tab goes on to the first of them.
+    var hl = board().hl, first = $("rect", hl);
+    if (!first) return;
+    if (byKey) { first.focus({preventScroll: true}); return; }
+    hl.setAttribute("tabindex", "-1"); hl.style.outline = "none";
+    hl.focus({preventScroll: true});
   }
   function chooseCell(x, y) {
     planner.cell = [x, y];
@@ -878,6 +967,13 @@
     else if (k !== "kamikaze") { if (cell && (cell[0] !== h.x || cell[1] !== h.y || k === "move")) a.to = cell; if (k === "shield" && dir) a.deflect = dir; }
     var i = planner.plan.length;
     planner.plan.push(a); writeRow(i, a);
+    if (k === "mine") {
+      var at = a.to || [h.x, h.y], gain = yieldAt(h, at[0], at[1]);
+      if (gain !== undefined) {
+        var summary = $(".summary", form().querySelectorAll("fieldset.action")[i]);
+        summary.textContent += gain > 0 ? " It yields +" + commas(gain) + " helium." : " It would mine nothing: no helium there or around.";
+      }
+    }
     planner.robot = null; planner.kind = null; planner.cell = null;
     $("#kinds").replaceChildren(); $("#dirs").hidden = true;
     if (i + 1 < maxActions()) fetchAfter(i + 1);
@@ -938,6 +1034,7 @@
   }
   function initPlanner() {
     var hs = $("#hints"), f = form();
+    tipAt.pinned = null; tipAt.shown = null;
     planner.hints = null; planner.plan = []; planner.answers = []; planner.robot = null; planner.kind = null; planner.wide = false;
     planner.asked++; planner.waiting = 0; planner.wanted = null;
     if (hs && f) { hs.dataset.used = "1"; planner.hints = JSON.parse(hs.textContent); }
@@ -950,6 +1047,7 @@
     // Orders the server sent back (an engine error) stay planned on the board.
     for (var i = 0; i < maxActions(); i++) { var a = actionFromRow(i); if (a) { planner.plan.push(a); writeRow(i, a); } }
     var ask = Math.min(planner.plan.length, maxActions() - 1);
+    if (!planner.plan.length && touch()) help("Choose one of your " + piece() + "s on the board: tap it. Step back undoes.");
     if (ask) fetchAfter(ask); else planner.show();
   }
 
@@ -968,6 +1066,8 @@
       var info = "(" + c[0] + ", " + c[1] + "): helium " + b.model.helium[c[1] * b.w + c[0]];
       if (rb) info += ". " + rb.getAttribute("aria-label");
       $("#cell-info").textContent = info;
+      // ...and by the cell itself, where the eye is (the line above may be off the screen).
+      tipAt.pinned = c; tipAt.shown = null; tipOn(b, c);
     }
   }
 
@@ -977,6 +1077,13 @@
     if (window.h3CatchUpTimer) clearTimeout(window.h3CatchUpTimer);
     var wrap = $("#board-wrap");
     wrap.addEventListener("click", function (e) { onBoardActivate(e.target, e); });
+    // A pointer over the board shows the helium of the cell under it; off the board, the
+    // tip goes back to the cell last clicked, if any.
+    wrap.addEventListener("mousemove", function (e) {
+      var svg = $("svg.board", wrap); if (!svg || !svg.h3) return;
+      var b = board(); tipOn(b, b.cellAt(e) || tipAt.pinned);
+    });
+    wrap.addEventListener("mouseleave", function () { var svg = $("svg.board", wrap); if (svg && svg.h3) tipOn(board(), tipAt.pinned); });
     wrap.addEventListener("keydown", function (e) {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onBoardActivate(e.target, null); }
     });
