@@ -173,6 +173,10 @@ def test_every_halite_page_in_both_themes_passes_contrast_and_is_photographed(
             for x, owner in enumerate(row)
             if owner == 1
         )
+        # The planner's bar is there once the board shows the turn to play.
+        expect(shot.locator("#planner")).to_be_visible()
+        _settled(shot)
+        shot.evaluate("() => window.scrollTo(0, 0)")
         px, py = shot.evaluate(CELL_CENTRE, list(mine))
         shot.mouse.click(px, py)
         expect(shot.locator("#hl-count")).to_contain_text(f"piece ({mine[0]}, {mine[1]}) chosen")
@@ -208,19 +212,26 @@ def browser_page(
     )
 
 
-def test_the_50_by_50_map_takes_a_laptops_width(
+def test_the_50_by_50_map_takes_a_laptops_width_on_the_match_and_replay_pages(
     page: Page, live_server: Any, matches: dict[str, Any]
 ) -> None:
     shot = browser_page(page.context.browser, matches["alice"], live_server.url, LAPTOP, "light")
     shot.goto(f"{live_server.url}/matches/{matches['big'].pk}/")
     _settled(shot)
     size = shot.evaluate(BOARD_SIZE)
-    # It was 548 px (11 px a cell) beside the panel; now the panel takes what the map leaves.
-    assert size["width"] >= 800 and size["cell"] >= 15, size
+    # It was 548 px (11 px a cell): now as large as the window's height allows.
+    assert size["width"] >= 690 and size["cell"] >= 13.5, size
     panel = shot.locator("#panel").bounding_box()
     assert panel is not None and panel["x"] + panel["width"] <= LAPTOP["width"]
     # No zoom bar where the cells are big enough.
     expect(shot.locator("#hl-zoom")).to_have_count(0)
+    # The replay page's board takes what its panel leaves.
+    big = matches["big"]
+    Match.objects.filter(pk=big.pk).update(status=Match.Status.FINISHED)
+    shot.goto(f"{live_server.url}/matches/{big.pk}/replay/")
+    expect(shot.locator("#replay-turns")).to_have_attribute("data-ready", "1")
+    size = shot.evaluate(BOARD_SIZE)
+    assert size["width"] >= 800 and size["cell"] >= 15, size
     shot.context.close()
 
 
