@@ -199,9 +199,9 @@ def panel(match: Any, view: dict[str, Any], *, with_data: bool = False) -> SafeS
     seats = list(range(1, int(view.get("seats", 0)) + 1))
     turn = int(view.get("turn", 0))
     drawn_key = f"{_key(match)}:panel:{turn}:{int(with_data)}"
-    drawn = cache.get(drawn_key)
-    if drawn is not None:
-        return mark_safe(drawn)  # noqa: S308 - this function's own escaped output
+    kept: str | None = cache.get(drawn_key)
+    if kept is not None:
+        return mark_safe(kept)  # noqa: S308 - this function's own escaped output
     turns = series(match, turn)
     now = figures(view)
     if len(turns) == turn + 1:
