@@ -158,6 +158,10 @@ def yields_shown(page: Page) -> dict[tuple[int, int], str]:
     }
 
 
+# The photographs show the board from its top (clicking a button may have scrolled it).
+SHOW_BOARD = "() => document.querySelector('#board-wrap').scrollIntoView({block: 'start'})"
+
+
 def test_mine_tells_what_each_target_yields_and_a_mine_of_nothing_says_so(
     live_server: Any, celery_worker: Any, browser: Browser, screenshot_dir: Path
 ) -> None:
@@ -181,6 +185,7 @@ def test_mine_tells_what_each_target_yields_and_a_mine_of_nothing_says_so(
             expect(page.locator("#plan-help")).to_contain_text("what mining there yields")
             best = max(promised, key=lambda c: promised[c])
             assert promised[best] > 0
+            page.evaluate(SHOW_BOARD)
             page.screenshot(path=str(screenshot_dir / f"planner-mine-yields-{name}-{theme}.png"))
             page.locator(
                 f'#board-wrap .hl rect[data-x="{best[0]}"][data-y="{best[1]}"]'
@@ -188,6 +193,9 @@ def test_mine_tells_what_each_target_yields_and_a_mine_of_nothing_says_so(
             expect(page.locator("#orders-form .summary").first).to_have_text(
                 re.compile(rf"^Robot {rich}: mine.*\. It yields \+{promised[best]:,} helium\.$")
             )
+            # The board shows the planned mine's take by its cells.
+            planned = page.locator("#board-wrap .plan-top text.mine-yield")
+            expect(planned).to_have_text(f"+{promised[best]:,}")
             # Robot 1-4 stands in the bare stretch: a mine there would take nothing.
             choose(page, "1-4", "Mine")
             bare = [c for c, n in (yields_shown(page)).items() if n == "0"]
@@ -198,6 +206,8 @@ def test_mine_tells_what_each_target_yields_and_a_mine_of_nothing_says_so(
             expect(page.locator("#orders-form .summary").nth(1)).to_contain_text(
                 "It would mine nothing: no helium there or around."
             )
+            expect(planned).to_have_text([f"+{promised[best]:,}", "nothing to mine"])
+            page.evaluate(SHOW_BOARD)
             page.screenshot(path=str(screenshot_dir / f"planner-mine-planned-{name}-{theme}.png"))
             assert not errors
             page.context.close()

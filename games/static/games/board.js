@@ -708,7 +708,21 @@
     },
     laser: function (b, segments, parent) { beamFx(b, segments, Infinity, 1, parent, "plan-beam"); },
     blast: function (b, x, y, parent) { area(b, x, y, "blast-area", parent); },
-    mine: function (b, x, y, parent) { area(b, x, y, "mine-area", parent); },
+    /* A mine: the cells it digs, and what it takes from them when that is known. */
+    mine: function (b, x, y, parent, amount) {
+      var box = area(b, x, y, "mine-area", parent);
+      if (amount === undefined) return;
+      // Over the dug cells (inside them on the top row), kept inside the board at its sides.
+      var top = +box.getAttribute("y"), left = +box.getAttribute("x"), right = left + +box.getAttribute("width");
+      var side = x < 3 ? "start" : x > b.w - 4 ? "end" : "middle", above = top - 5 > b.m;
+      // Over the robots (the planner's top layer), a preview's with the preview.
+      var over = topLayer(b, "plan-top");
+      if (parent.classList.contains("pv")) over = el("g", {"class": "pv"}, over);
+      el("text", {"class": "mine-yield", x: side === "start" ? left + 2 : side === "end" ? right - 2 : (left + right) / 2, y: above ? top - 5 : top + 15,
+        "text-anchor": side, "font-size": 13, "font-weight": 800,
+        "font-family": "system-ui, sans-serif", fill: amount > 0 ? "#ffe27a" : "#d7dbe0", stroke: "#16191e", "stroke-width": 3, "paint-order": "stroke"},
+        over).textContent = amount > 0 ? "+" + commas(amount) : "nothing to mine";
+    },
     /* A deflect: an arrow from the shielded robot's centre out in its direction. */
     deflect: function (b, x, y, dir, parent) {
       var c = b.centre(x, y), d = DELTA[dir], n = Math.sqrt(d[0] * d[0] + d[1] * d[1]), ux = d[0] / n, uy = d[1] / n;
@@ -734,7 +748,7 @@
       else if (e.type === "missile" && er) marks.missile(b, [er.x, er.y], e.target, parent);
       else if (e.type === "laser") marks.laser(b, e.segments, parent);
       else if (e.type === "kamikaze" && er) marks.blast(b, er.x, er.y, parent);
-      else if (e.type === "mined" && er) marks.mine(b, er.x, er.y, parent);
+      else if (e.type === "mined" && er) marks.mine(b, er.x, er.y, parent, e.amount);
       if (e.type === "destroyed" && er) { applyEvent(m, e, e.duration_ms + 1, T); er.alive = true; er.fade = 1; er.doomed = true; return; }
       applyEvent(m, e, e.duration_ms + 1, T);
     });
@@ -754,7 +768,7 @@
       r.x = a.to[0]; r.y = a.to[1];
     }
     r.armed = null; r.shield = false; r.deflect = null;
-    if (a.type === "mine") marks.mine(b, r.x, r.y, parent);
+    if (a.type === "mine") marks.mine(b, r.x, r.y, parent, yieldAt(h, r.x, r.y));
     else if (a.type === "arm_missile") r.armed = "missile";
     else if (a.type === "arm_laser") r.armed = "laser";
     else if (a.type === "shield") { r.shield = true; r.deflect = a.deflect || null; if (a.deflect) marks.deflect(b, r.x, r.y, a.deflect, parent); }
@@ -787,6 +801,7 @@
   /* While a cell is pointed at or focused, the action it would make is drawn. */
   function preview(rect) {
     var b = board(), old = $(".pv", b.plan); if (old) old.remove();
+    topLayer(b, "plan-top").querySelectorAll(".pv").forEach(function (g) { g.remove(); });
     if (!rect || !planner.robot || !planner.kind || !planner.model) return;
     var c = [+rect.dataset.x, +rect.dataset.y], a = {robot: planner.robot, type: planner.kind};
     var r = planner.model.robots[a.robot];
@@ -797,6 +812,8 @@
   planner.show = function () {
     var b = board(), hl = b.hl, hints = hintsNow();
     hl.textContent = ""; if (b.plan) b.plan.textContent = "";
+    var top = topLayer(b, "plan-top"), chosen = planner.robot;
+    top.textContent = "";
     var m = copy(b.model), layer = b.plan || hl;
     // The actions the engine has answered for are drawn from its events, the rest from themselves.
     var done = answered();
@@ -817,8 +834,7 @@
       if (g.classList.contains("own")) g.setAttribute("aria-pressed", id === planner.robot ? "true" : "false");
     });
     b.svg.classList.toggle("picking", !!(planner.kind && hints));
-    var top = topLayer(b, "plan-top"), chosen = planner.robot && m.robots[planner.robot];
-    top.textContent = "";
+    top = topLayer(b, "plan-top"); chosen = chosen && m.robots[chosen];
     if (chosen) {
       // The chosen robot: a gold ring around it, over the cells lit for it.
       var cc = b.centre(chosen.x, chosen.y);
