@@ -32,6 +32,7 @@ import engine
 from games import history, presentation, selectors, services, viewers
 from games.errors import Conflict, from_engine_error
 from games.models import Match, Resolution, Seat
+from games.views.told import told
 
 log = logging.getLogger(__name__)
 
@@ -264,6 +265,10 @@ def movie_context(
                 "lines": shown.sentences(events)
                 if steps is None
                 else [line for step in steps for line in shown.sentences(step["events"])],
+                # Each line at the moment its events play (a turn of steps: its events').
+                "told": told(shown.sentences, events)
+                if steps is None
+                else [t for step in steps for t in told(shown.sentences, step["events"])],
             }
         )
     context: dict[str, Any] = {

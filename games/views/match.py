@@ -17,6 +17,7 @@ from django.core.cache import BaseCache, caches
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
@@ -186,7 +187,7 @@ def match_orders(request: HttpRequest, match_id: int) -> HttpResponse:
     by_script = _wants_json(request)
     if not form.is_valid():
         if by_script:
-            return _refusal_json(form, 400)
+            return _refusal_json(request, match, seat, form, 400)
         return _detail(request, match, seat, form, 400)
     try:
         services.orders_submit(
@@ -198,7 +199,7 @@ def match_orders(request: HttpRequest, match_id: int) -> HttpResponse:
     except ServiceError as error:
         form.add_engine_error(error.message, error.action)
         if by_script:
-            return _refusal_json(form, error.status, error)
+            return _refusal_json(request, match, seat, form, error.status, error)
         # The whole page only for a refusal: was it this seat's move?
         page = selectors.match_page(match, seat)
         match.refresh_from_db()
@@ -231,9 +232,17 @@ def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-def _refusal_json(form: Any, status: int, error: ServiceError | None = None) -> JsonResponse:
-    """Why the orders were refused, in words the page shows beside the planner; the
-    plan on the page stays as it was."""
+def _refusal_json(
+    request: HttpRequest,
+    match: Match,
+    seat: Seat,
+    form: Any,
+    status: int,
+    error: ServiceError | None = None,
+) -> JsonResponse:
+    """Why the orders were refused, in words the page shows beside the planner, and
+    the orders section as the page without script gets it (the orders sent, each
+    error beside its field), which the page puts in place so its plan stays."""
     said: list[str] = []
     for errors in form.errors.values():
         for text in errors:
@@ -241,10 +250,14 @@ def _refusal_json(form: Any, status: int, error: ServiceError | None = None) -> 
                 said.append(str(text))
     if error is not None and error.message not in said:
         said.insert(0, error.message)
+    page = selectors.match_page(match, seat)
+    context = {"page": page, "match": match, "seat": seat, **board_context(page)}
+    context.update(orders_context(page, form))
     body: dict[str, Any] = {
         "accepted": False,
         "message": " ".join(said) or "The orders were refused.",
         "errors": form.errors.get_json_data(),
+        "orders": render_to_string("games/_orders.html", context, request=request),
     }
     if error is not None:
         body["code"] = error.code

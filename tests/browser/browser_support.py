@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from playwright.sync_api import Page, Route
@@ -138,3 +140,24 @@ def hold_the_page_after_sending(page: Page, match_id: int, turn: int) -> None:
         route.fulfill(response=response)
 
     page.route(f"**/matches/{match_id}/orders/", answer)
+
+
+ANSWERED = "() => +(document.documentElement.dataset.ordersAnswered || 0)"
+
+
+@contextmanager
+def sending_orders(page: Page, timeout: float = 30_000) -> Iterator[None]:
+    """The block sends the orders (a click on Send, a step's button): the page posts
+    them without loading again, and this waits until it has shown the answer (the
+    refusal, or the page as the poll brought it after the orders were accepted)."""
+    before = page.evaluate(ANSWERED)
+    yield
+    page.wait_for_function(f"() => ({ANSWERED})() > {before}", timeout=timeout, polling=50)
+
+
+def orders_accepted(page: Page) -> None:
+    """The last orders sent were accepted (the page's last answer; its note
+    "Orders accepted" goes once their turn is resolved, which may be at once)."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("html")).to_have_attribute("data-orders-answer", "accepted")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import orders_accepted, sending_orders, settle_board
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -148,7 +148,7 @@ def test_the_build_cards_take_one_weapon_and_refuse_beside_the_cards(
     # A build the server refuses (here as JSON) is said beside the cards, on screen.
     me.locator("#orders-form details.json summary").click()
     me.locator("#id_actions_json").fill(json.dumps({"build": ["engine3", "shield3"]}))
-    with me.expect_navigation():
+    with sending_orders(me):
         plain.evaluate("f => f.requestSubmit()")
     refusal = me.locator("#ar-refusal")
     expect(refusal).to_be_visible()
@@ -221,7 +221,7 @@ def test_a_click_sends_a_step_only_when_it_is_chosen_and_the_cell_lit(
     match.refresh_from_db()
     assert match.state["step"] == 0
 
-    with me.expect_navigation():
+    with sending_orders(me):
         me.locator("#ar-scan").click()
     settle_board(me)
     match.refresh_from_db()
@@ -254,9 +254,9 @@ def test_a_click_sends_a_step_only_when_it_is_chosen_and_the_cell_lit(
     expect(me.locator("#ar-move")).to_have_attribute("aria-pressed", "true")
     # A lit cell: the walk is sent.
     goal = sorted(lit)[0]
-    with me.expect_navigation():
+    with sending_orders(me):
         _cell_info(me, goal)
-    expect(me.locator(".messages")).to_contain_text("Orders accepted")
+    orders_accepted(me)
     match.refresh_from_db()
     robot = match.state["robots"][0]
     assert (robot["x"], robot["y"]) == goal

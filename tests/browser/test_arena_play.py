@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import match_over, settle_board
+from browser_support import match_over, orders_accepted, sending_orders, settle_board
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -165,10 +165,10 @@ def last_orders(match: Any) -> dict[str, Any]:
 
 def accepted(page: Page) -> None:
     """The step came back accepted, or the test says what the page said instead."""
-    if not page.locator(".messages").count():
-        said = page.locator(".errorlist").all_inner_texts()
+    if page.locator("html").get_attribute("data-orders-answer") != "accepted":
+        said = page.locator(".errorlist, .send-error").all_inner_texts()
         raise AssertionError(f"the step was not accepted: {said} {planned(page)}")
-    expect(page.locator(".messages")).to_contain_text("Orders accepted")
+    orders_accepted(page)
 
 
 def send_step(page: Page, match: Any, wanted: dict[str, Any]) -> Any:
@@ -239,7 +239,7 @@ def test_an_arena_match_is_played_step_by_step_on_the_board_to_its_end(
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(SHOTS / "arena_phone_build.png"), full_page=True)
     page.set_viewport_size(LAPTOP)
-    with page.expect_navigation():
+    with sending_orders(page):
         page.locator("#bar-send").click()
     accepted(page)
     match = resolve_until_mine(match, 0)
@@ -266,7 +266,7 @@ def test_an_arena_match_is_played_step_by_step_on_the_board_to_its_end(
                 # Pointing at Scan shows the radar's square; the click sends it.
                 page.locator("#ar-scan").hover()
                 expect(page.locator("#board-wrap .ar-plan .ar-radar")).to_have_count(1)
-                with page.expect_navigation():
+                with sending_orders(page):
                     page.locator("#ar-scan").click()
                 match = send_step(page, match, {"step": {"type": "scan"}})
                 scanned = True
@@ -289,7 +289,7 @@ def test_an_arena_match_is_played_step_by_step_on_the_board_to_its_end(
                 expect(page.locator("#ar-shoot")).to_have_attribute("aria-pressed", "true")
                 expect(page.locator("#board-wrap .ar-plan .ar-target").first).to_be_attached()
                 target = list(enemy[0])
-                with page.expect_navigation():
+                with sending_orders(page):
                     click_cell(page, enemy[0])
                 match = send_step(page, match, {"step": {"type": "shoot", "target": target}})
                 fired = True
@@ -325,7 +325,7 @@ def test_an_arena_match_is_played_step_by_step_on_the_board_to_its_end(
             elif not phone and not shots["laptop"]:
                 page.screenshot(path=str(SHOTS / "arena_laptop_move.png"))
                 shots["laptop"] = True
-            with page.expect_navigation():
+            with sending_orders(page):
                 click_cell(page, to)
             accepted(page)
             match.refresh_from_db()
@@ -340,7 +340,7 @@ def test_an_arena_match_is_played_step_by_step_on_the_board_to_its_end(
             scanned = False  # a new place: look again
         if match.state["over"]:
             break  # the shot destroyed the last other robot
-        with page.expect_navigation():
+        with sending_orders(page):
             page.locator("#ar-end").click()
         match = send_step(page, match, {"step": {"type": "end"}})
         elapsed = time.monotonic() - started

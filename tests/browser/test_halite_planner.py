@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import sending_orders, settle_board
 from playwright.sync_api import Page, expect
 from test_halite_play import PHONE, box_select, click_cell, log_in, piece, planned
 
@@ -131,7 +131,7 @@ def test_moves_across_the_edges_planned_by_mouse_keyboard_and_box_reach_the_engi
     page.screenshot(path="/tmp/halite_planner_phone.png")
     page.set_viewport_size({"width": 1280, "height": 900})
     page.locator("#speed").select_option("1")
-    with page.expect_navigation():
+    with sending_orders(page):
         page.get_by_role("button", name="Send", exact=True).click()
     sent = Orders.objects.get(match=match, turn_number=0, seat=1)
     assert {tuple(m) for m in sent.orders["moves"]} == {(0, 0, 4), (9, 5, 2), (1, 2, 1)}

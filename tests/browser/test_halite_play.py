@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import match_over, settle_board
+from browser_support import match_over, orders_accepted, sending_orders, settle_board
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -236,9 +236,9 @@ def test_a_halite_match_is_planned_on_the_board_and_played_to_its_end(
         if turn in (4, 7):
             name = "halite_laptop_planned.png" if turn == 4 else "halite_phone_planned.png"
             page.screenshot(path=str(screenshot_dir / name))
-        with page.expect_navigation():
+        with sending_orders(page):
             page.locator("#bar-send").click()
-        expect(page.locator(".messages")).to_contain_text("Orders accepted")
+        orders_accepted(page)
         elapsed = time.monotonic() - started
         assert elapsed < 170, f"too slow: turn {turn} sent after {elapsed:.0f} s"
         # The turn resolves (the bot's orders were in already); the engine got the plan.

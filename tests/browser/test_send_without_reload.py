@@ -65,14 +65,16 @@ def test_send_keeps_the_page_and_its_scroll_and_the_note_goes_once_the_turn_is_r
     page.locator("#bar-send").click()
 
     # The bot plays, the turn resolves and the page comes back to "your move".
-    expect(page.locator("#panel")).to_contain_text("your move", timeout=30_000)
+    expect(page.locator("#board-wrap svg.board")).to_have_attribute(
+        "data-turn", "2", timeout=30_000
+    )
     settle_board(page)
+    expect(page.locator("#panel")).to_contain_text("your move")
     assert page.evaluate("() => window.sameDocument === true"), "the page was loaded again"
     assert round(page.evaluate("() => window.scrollY")) == 160
     assert posts == [f"{live_server.url}/matches/{match.pk}/orders/"]
     # The note said the orders were in; the turn is resolved now, so it is gone.
     expect(page.get_by_text(ACCEPTED)).to_have_count(0)
-    expect(page.locator("#board-wrap svg.board")).to_have_attribute("data-turn", "2")
     # The robot stands where it was sent, and the next plan can begin.
     page.locator('#board-wrap svg.board g.rb[data-id="1-5"]').click()
     expect(page.get_by_role("button", name="Move (6)")).to_be_visible()

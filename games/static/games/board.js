@@ -252,12 +252,15 @@
     this.total = at; this.endModel = m;
     // How long each turn's events run (a laser's afterglow included): past that the turn is idle.
     this.busy = this.turns.map(function (turn) {
-      return turn.events.reduce(function (most, e) { return Math.max(most, e.t_ms + e.duration_ms + (e.type === "laser" ? GLOW_MS : 0)); }, 0);
+      var most = turn.events.reduce(function (most, e) { return Math.max(most, e.t_ms + (e.duration_ms || 0) + (e.type === "laser" ? GLOW_MS : 0)); }, 0);
+      // Every turn plays long enough to be seen and told: a turn of shields only (no
+      // long effect) was idle from its start and went by in a blink.
+      return Math.max(most, Math.min(turn.turn_ms, TOLD_MS));
     });
   }
   /* The match page's pace: movie time per ms of real time at 1x, at movie time T.
      A turn's events play in at most BUSY_MS, the idle rest of it in IDLE_MS. */
-  var BUSY_MS = 2500, IDLE_MS = 250;
+  var BUSY_MS = 2500, IDLE_MS = 250, TOLD_MS = 1200;
   Movie.prototype.pace = function (T) {
     var k = this.turnAt(T), local = T - this.offsets[k], busy = Math.min(this.busy[k], this.turns[k].turn_ms);
     if (local < busy) return Math.max(1, busy / BUSY_MS);
@@ -438,6 +441,11 @@
     tick();
   }
 
+  /* The caption of turn t at `local` ms into it: the lines told by then. */
+  function said(t, local, ended) {
+    var lines = mp.toldBy(t, local, ended);
+    return "Turn " + t.number + " · seat " + t.seat + (lines.length ? ": " + lines.join(" ") : "");
+  }
   /* Play a movie fragment (#movie after a poll, or a past turn), then show `end`. */
   function playFragment(holder, restore) {
     var tplStart = $("template.mv-start", holder), tplEnd = $("template.mv-end", holder);
@@ -468,10 +476,13 @@
         if (text) text.textContent = clockOf(movie.clock0 + pl.T, +text.dataset.length);
         if (following) followFrame(f.model);
         player.money = f.model.money; player.model = f.model;
+        // The caption tells each line as its events play, the match's end after the last animation.
+        var t = movie.turns[f.turn], local = pl.T - movie.offsets[f.turn];
+        if (cap && t && cap.dataset.turn === String(t.number)) setText(cap, said(t, local, pl.T >= movie.total || local >= movie.busy[f.turn]));
       },
       turn: function (pl, k) {
         var t = movie.turns[k];
-        if (cap && t) { cap.textContent = "Turn " + t.number + " · seat " + t.seat + ": " + (t.lines || []).join(" "); cap.dataset.turn = t.number; }
+        if (cap && t) { cap.dataset.turn = t.number; setText(cap, said(t, pl.T - movie.offsets[k], false)); }
         if (following && t) followTurn(movie, k, k0);
       }
     });

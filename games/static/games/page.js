@@ -45,14 +45,17 @@
      matchPage.countdowns()    deadline countdowns tick every second from now on;
                                matchPage.tick() ticks them at once.
      matchPage.keepSpeed(changed), matchPage.speed()   the speed kept across pages.
-     matchPage.holder(busy)    holds the panel, history and orders a poll brings while
+     matchPage.holder(busy, onBoard)   holds the panel, history and orders a poll brings while
                                busy() (a movie plays or waits) or the poll brings a
                                movie: held(id), incoming(), settled() (the poll is
                                in), swapIn(shown) puts what was held (else shown[id])
-                               in place and answers the elements put in.
+                               in place and answers the elements put in. A board a
+                               poll sends anew goes into #board-wrap (kept), then onBoard().
      matchPage.takeMovie()     the movie a poll brought (#movie), taken out, or null.
      matchPage.seen(match), matchPage.storeSeen(match, turn)   the last turn of the
                                match this browser has shown (a string), or null.
+     matchPage.toldBy(turn, T, ended)   the lines of a movie's turn told by T ms
+                               into it (each as its events play; the end last).
      matchPage.settleNotes()   "Orders accepted" goes once the board shows its turn
                                resolved (call after the board and panel are new).
      matchPage.movieUrl(url0, k), matchPage.parseFragment(text),
@@ -93,14 +96,24 @@
   }
   function parseFragment(text) { var holder = document.createElement("div"); holder.innerHTML = text; return holder; }
 
-  function caption(hooks, t) {
-    var lines = (t.lines || []).join(" "), who = hooks.who ? hooks.who(t) : "";
-    if (lines.length > 160) lines = lines.slice(0, 157).replace(/\s+\S*$/, "") + "…";
-    return "Turn " + t.number + " plays" + (who ? ", " + who : "") + (lines ? ": " + lines : ".");
+  /* The lines of turn t told by movie time T (ms into the turn): each as its events
+     play, the match's end (t_ms null) only once the turn has `ended`. A fragment
+     without the times tells its lines at once. */
+  function toldBy(t, T, ended) {
+    if (!t.told) return t.lines || [];
+    return t.told.filter(function (x) { return x.t_ms === null ? ended : x.t_ms <= T; }).map(function (x) { return x.line; });
+  }
+  /* The caption: the latest lines that fit, whole (never cut mid-sentence). */
+  function caption(hooks, t, said) {
+    var who = hooks.who ? hooks.who(t) : "", lines = (said || []).slice();
+    while (lines.length > 1 && lines.join(" ").length > 160) lines.shift();
+    var text = lines.join(" ");
+    return "Turn " + t.number + " plays" + (who ? ", " + who : "") + (text ? ": " + text : ".");
   }
 
   /* Plays turns one after another: `turns` [{events, turn_ms, ...}], `show(k)` when
-     turn k begins, `done()` after the last. Each event fires at its t_ms; a turn ends
+     turn k begins, `at(k, T, ended)` at each frame (T ms into turn k; `ended`: its
+     last effect is over), `done()` after the last. Each event fires at its t_ms; a turn ends
      at its turn_ms, and not before `tail` after its last event (the effects' tails).
      Speed divides every time. */
   function TurnPlayer(stage, turns, opts) {
@@ -121,7 +134,9 @@
     if (this.last !== null) this.T += (now - this.last) * this.speed;
     this.last = now;
     while (this.fired < this.events.length && this.events[this.fired].t_ms <= this.T) this.stage.fire(this.events[this.fired++], this.speed);
-    if (this.T >= this.end && this.fired >= this.events.length) {
+    var ended = this.T >= this.end && this.fired >= this.events.length;
+    if (this.opts.at) this.opts.at(this.k, this.T, ended);
+    if (ended) {
       if (this.k + 1 < this.turns.length) return this.start(this.k + 1);
       return this.finish();
     }
@@ -129,6 +144,7 @@
   };
   TurnPlayer.prototype.finish = function () {
     if (this.finished) return;
+    if (this.k >= 0 && this.opts.at) this.opts.at(this.k, Infinity, true);
     this.playing = false; this.finished = true;
     if (this.opts.done) this.opts.done();
   };
@@ -160,15 +176,34 @@
   var queue = [], current = null, skipping = false;
   /* What a poll brings while the board still plays earlier turns (the panel, the
      history, the next orders) waits in a holder until the board reaches it. */
-  var HELD = ["panel", "history", "orders"];
-  function holder(busy) {
-    var held = {}, incoming = false;
+  // The heading's status and the badge of matches waiting (and the tab's title that
+  // follows it) wait too: a match's end is not said before its last turn is shown.
+  var HELD = ["panel", "history", "orders", "match-status", "move-badge"];
+  function holder(busy, onBoard) {
+    var held = {}, incoming = false, board = null;
+    function putBoard(box) {
+      var wrap = document.getElementById("board-wrap"), now = wrap && $("svg.board", wrap), next = $("svg.board", box);
+      if (!wrap || (now && next && +next.dataset.turn < +now.dataset.turn)) return;  // older than the one shown
+      wrap.replaceChildren.apply(wrap, [].slice.call(box.childNodes));
+      if (onBoard) onBoard();
+    }
     document.addEventListener("htmx:beforeSwap", function (e) {
       var text = e.detail && e.detail.serverResponse;
       incoming = typeof text === "string" && text.indexOf('class="mv-start"') >= 0;
     });
     document.addEventListener("htmx:oobBeforeSwap", function (e) {
       var id = e.detail.target && e.detail.target.id;
+      if (id === "board-wrap") {
+        // A board sent anew goes into the board's box, which stays: the game's
+        // listeners are on it (a page loaded anew would set them again; this one is not).
+        // While a movie plays (it ends on its own board), the board waits for it.
+        var box = e.detail.fragment.firstElementChild;
+        if (!box) return;
+        e.detail.shouldSwap = false;
+        if (busy()) { board = box; return; }
+        putBoard(box);
+        return;
+      }
       if (HELD.indexOf(id) < 0 || !(incoming || busy())) return;
       e.detail.shouldSwap = false;
       held[id] = e.detail.fragment.firstElementChild;
@@ -181,9 +216,14 @@
         var fresh = [];
         HELD.forEach(function (id) {
           var now = document.getElementById(id), next = held[id] || (shown && shown[id]);
-          if (now && next) { now.replaceWith(next); fresh.push(next); }
+          if (now && next) {
+            now.replaceWith(next); fresh.push(next);
+            // As an htmx swap would say (the tab's title follows the badge: site.js).
+            if (id === "move-badge") next.dispatchEvent(new CustomEvent("htmx:oobAfterSwap", {bubbles: true}));
+          }
         });
         held = {};
+        if (board) { putBoard(board); board = null; }
         if (window.htmx) fresh.forEach(function (e) { window.htmx.process(e); });
         return fresh;
       }
@@ -266,13 +306,17 @@
     var stage = hooks.stage($("#board-wrap svg.board"), following);
     var player = new TurnPlayer(stage, turns, {speed: speed(), tail: hooks.tail, show: function (k) {
       var t = turns[k];
-      if (cap) { cap.textContent = caption(hooks, t); cap.dataset.turn = t.number; }
+      if (cap) { setText(cap, caption(hooks, t, toldBy(t, 0, false))); cap.dataset.turn = t.number; }
       if (following) followTurn(t, k, turns.length);
+    }, at: function (k, T, ended) {
+      if (cap && cap.dataset.turn === String(turns[k].number)) setText(cap, caption(hooks, turns[k], toldBy(turns[k], T, ended)));
     }, done: function () {
       if (endSvg) wrap.replaceChildren(endSvg === saved ? saved : endSvg.cloneNode(true));
       current = null;
       if (!restoring) markSeen();
-      if (cap) { cap.textContent = restoring ? "Back to the board as it is now." : ""; delete cap.dataset.turn; }
+      // The match's end, told after the last animation, stays said.
+      var last = turns[turns.length - 1], ending = restoring || !last.told ? [] : last.told.filter(function (x) { return x.t_ms === null; }).map(function (x) { return x.line; });
+      if (cap) { cap.textContent = restoring ? "Back to the board as it is now." : ending.join(" "); delete cap.dataset.turn; }
       drawPlan();
       next();
     }});
@@ -319,7 +363,7 @@
         if (sentAwaits) { sentAwaits = false; if (hooks.afterSent) hooks.afterSent(); }
       } else sentAwaits = false;
     });
-    hold = holder(function () { return !!(current || queue.length); });
+    hold = holder(function () { return !!(current || queue.length); }, drawPlan);
     document.addEventListener("htmx:afterSwap", function (e) {
       var id = e.detail && e.detail.target && e.detail.target.id;
       if (id === "history") showReplayButtons();
@@ -368,6 +412,14 @@
      page does without JavaScript. */
   var SEND_POLLS = [0, 300, 300, 400, 500, 700, 1000, 1500, 2000, 3000];
   var sentAwaits = false;
+  /* Counts the answers to orders sent that the page has shown (the refusal, or the
+     first poll after the orders were accepted): data-orders-answered on <html>, and
+     data-orders-answer the last answer, "accepted" or "refused". */
+  function answered(kind) {
+    var r = document.documentElement;
+    r.dataset.ordersAnswer = kind;
+    r.dataset.ordersAnswered = String(+(r.dataset.ordersAnswered || 0) + 1);
+  }
   function sendButtons(f) {
     var out = [].slice.call(f.querySelectorAll("button[type=submit], .send"));
     document.querySelectorAll('button[form="' + f.id + '"]').forEach(function (b) { if (out.indexOf(b) < 0) out.push(b); });
@@ -415,16 +467,17 @@
     });
   }
   /* Ask the poll again and again for a moment after orders are accepted: against
-     bots the turn is resolved in a moment. The first look may ask for the board
-     itself (`first`: a step changes the board within its turn). */
+     bots the turn is resolved in a moment. `first` is the first look's: its URL
+     (a step changes the board within its turn: it may ask for the board itself)
+     and what to do once its answer is in. */
   function pollAfterSend(turn, first, k) {
     if (k >= SEND_POLLS.length) return;
     setTimeout(function () {
       var poll = $("#poll[hx-get]");
-      if (!poll || !window.htmx) return;
+      if (!poll || !window.htmx) { if (k === 0) { if (first.sent) first.sent(); answered("accepted"); } return; }
       if (k > 0 && +poll.dataset.since > turn) return;
-      var url = first || poll.getAttribute("hx-get");
-      var next = function () { pollAfterSend(turn, null, k + 1); };
+      var url = first ? first.url : poll.getAttribute("hx-get");
+      var next = function () { if (k === 0) { if (first.sent) first.sent(); answered("accepted"); } pollAfterSend(turn, null, k + 1); };
       var asked = window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
       if (asked && asked.then) asked.then(next, next); else next();
     }, SEND_POLLS[k]);
@@ -447,20 +500,32 @@
     }).then(function (data) {
       if (!data) { done(); f.submit(); return; }
       if (!data.accepted) {
-        done(); sendError(data.message || "The orders were refused.");
+        done();
+        // The orders section as the server sees it (the orders sent, each error at its
+        // field) takes the place of the one shown: the game's planner starts again
+        // from it, so the plan stays (as after a plain post).
+        if (data.orders && window.htmx && $("#orders")) window.htmx.swap("#orders", data.orders, {swapStyle: "outerHTML"});
+        sendError(data.message || "The orders were refused.");
         if (hooks && hooks.sendRefused) hooks.sendRefused(data);
+        answered("refused");
         return;
       }
       // The form stays until the poll brings the next one (its buttons off meanwhile).
       noteAccepted(data.message, data.turn);
-      var poll = $("#poll[hx-get]"), first = null;
-      if (data.steps && poll) first = poll.getAttribute("hx-get").replace(/([?&]since=)-?\d+/, "$1-1");
+      // The first look always brings the page's parts anew (never "nothing changed"),
+      // and in a game of steps the board too; then the form shown may be sent again.
+      var poll = $("#poll[hx-get]"), first = {url: null, sent: done};
+      if (poll) {
+        first.url = poll.getAttribute("hx-get").replace(/([?&]v=)[^&]*/, "$1sent");
+        if (data.steps) first.url = first.url.replace(/([?&]since=)-?\d+/, "$1-1");
+      }
       sentAwaits = true;
       pollAfterSend(+data.turn, first, 0);
     }).catch(function () {
       done();
       sendError("The orders could not be sent: no answer from the server. Try again.");
       if (hooks && hooks.sendRefused) hooks.sendRefused(null);
+      answered("refused");
     });
   }
   if ($("#match")) document.addEventListener("submit", send);
@@ -519,7 +584,9 @@
         load(k + 2).catch(function () { /* asked again when needed */ });
         var list = turnsOf[k] || [];
         var turn = new TurnPlayer(rh.stage($("svg.board", wrap)), list.length ? list : [{events: [], turn_ms: 0}], {speed: speed(), tail: rh.tail, show: function (i) {
-          if (list[i]) setText(cap, caption(rh, list[i]));
+          if (list[i]) setText(cap, caption(rh, list[i], toldBy(list[i], 0, false)));
+        }, at: function (i, T, ended) {
+          if (list[i] && player && player.wanted === k) setText(cap, caption(rh, list[i], toldBy(list[i], T, ended)));
         }, done: function () {
           if (!player || player.wanted !== k) return;
           player.wanted = k + 1;
@@ -559,6 +626,7 @@
     skip: skipAll,
     markSeen: function () { if (page) markSeen(); },
     dom: {$: $, el: el, html: html, setText: setText},
+    toldBy: toldBy,
     quietPolls: quietPolls,
     countdowns: countdowns,
     tick: tick,

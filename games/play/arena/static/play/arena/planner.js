@@ -585,8 +585,9 @@
     // step plays on it.
     onSettled: mp.markSeen,
     afterSent: playSent,
-    // Refused: the planner's buttons work again, the plan as it was.
-    sendRefused: function () { planner.sending = false; render(); }
+    // Refused: the planner starts again from the orders sent back (the cards show the
+    // build refused, with the reason), as after a plain post.
+    sendRefused: function () { planner.sending = false; planner.on = false; initPlanner(); }
   });
   if (started) {
     playSent();
