@@ -102,7 +102,7 @@ if not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r} must start with http:// or https://.")
 # The site's name, as emails greet with it (the Sites row follows it and SITE_URL's
 # host on every migrate: games/apps.py).
-SITE_NAME = env.str("SITE_NAME", default="Helium 3").strip() or "Helium 3"
+SITE_NAME = env.str("SITE_NAME", default="Robot Turns").strip() or "Robot Turns"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -224,7 +224,7 @@ ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Helium 3] "
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Robot Turns] "
 # A guest who signs up becomes the account (games/guests/adapter.py).
 ACCOUNT_ADAPTER = "games.guests.adapter.AccountAdapter"
 
@@ -282,7 +282,7 @@ if YOUR_TURN_EMAIL_TURN_FRACTION > 1:
 EMAIL_CLAIM_STALE_SECONDS = _positive_int("EMAIL_CLAIM_STALE_SECONDS", 300)
 if EMAIL_CLAIM_STALE_SECONDS <= EMAIL_TIMEOUT:
     raise ImproperlyConfigured("EMAIL_CLAIM_STALE_SECONDS must be longer than EMAIL_TIMEOUT.")
-DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Helium 3 <noreply@localhost>")
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Robot Turns <noreply@localhost>")
 SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 
 # --- celery ------------------------------------------------------------------------

@@ -40,6 +40,11 @@ TURN_SECONDS = 15 * 60
 # How long a visit to the home page keeps the bots playing.
 WATCH_WINDOW = timedelta(minutes=15)
 _WATCH_SLACK = timedelta(minutes=1)
+# How long the match page takes to play a turn at 1x (board.js, Movie.pace): its
+# events in at most 2.5 s, the idle rest of its battle time in 0.25 s. The bots wait
+# that long, not the turn's whole battle time (10 s and more): a spectator's board
+# then moves at the bots' pace instead of standing still most of the time.
+PLAYED_MS = 2500 + 250
 
 
 def house_username(seat: int, bot: str) -> str:
@@ -123,11 +128,23 @@ def showcase_current(*, now: datetime | None = None, watch: bool = True) -> Matc
         return Showcase.objects.select_related("match").get(live=True).match
 
 
+def is_showcase(match: Match) -> bool:
+    """Whether the match is (or was) a showcase: its turns wait for the house bots,
+    who move within seconds, not for its clock's deadline.
+
+    Read from the row alone, with no query (the match page and its poll ask it on
+    every render): nobody creates the showcase, and no person's match is made
+    without its creator, so a match without one that bears the showcase's title is
+    the showcase's."""
+    return match.created_by_id is None and match.title == TITLE
+
+
 def showcase_step(*, now: datetime | None = None) -> bool:
     """Play the showcase's waiting turn if it is due. True if orders were sent.
 
-    Due: the previous turn's battle time has passed since this turn began, and a
-    visitor may be watching. A showcase that ended is replaced while watched.
+    Due: the previous turn has played on a spectator's board since this turn began
+    (its battle time, at most PLAYED_MS), and a visitor may be watching. A showcase
+    that ended is replaced while watched.
     """
     now = now or timezone.now()
     live = (
@@ -152,7 +169,7 @@ def showcase_step(*, now: datetime | None = None) -> bool:
         .values_list("turn_ms", flat=True)
         .first()
     )
-    if now < turn.started_at + timedelta(milliseconds=shown_ms or 0):
+    if now < turn.started_at + timedelta(milliseconds=min(shown_ms or 0, PLAYED_MS)):
         return False
     seat = Seat.objects.select_related("user").get(match=match, number=turn.seat)
     bot = house_bot(seat.user)

@@ -8,6 +8,7 @@ now" (games/views/lobby.py) does too when nobody is signed in.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from axes.helpers import get_client_ip_address
@@ -15,6 +16,7 @@ from django.contrib.auth import login
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import engine
@@ -23,14 +25,61 @@ from games.errors import ServiceError
 from games.guests.selectors import SESSION_FLAG
 from games.guests.services import guest_create
 from games.guests.showcase import showcase_current
-from games.models import Seat
+from games.models import Match, Seat
 from games.views.board import board_context
 
 log = logging.getLogger(__name__)
 
+# The home page's matches to watch, one a game, are read again this often.
+WATCH_CACHE_KEY = "home:matches-to-watch"
+WATCH_CACHE_SECONDS = 10
+
 # Guests one address may create in an hour: "Play now" makes a user and a match
 # for whoever asks, so a script must not be able to make them by the thousand.
 GUESTS_PER_HOUR = 30
+
+
+@dataclass(frozen=True)
+class Watch:
+    """A game's match a visitor may watch from the home page: a live one, else the
+    latest finished one (public matches only, opened as a spectator)."""
+
+    url: str
+    live: bool
+    said: str  # "Match 12, turn 14" or "Match 9, finished"
+
+
+def _watch(match: Match) -> Watch:
+    live = match.is_live
+    return Watch(
+        url=reverse("games:match-detail", args=[match.pk]),
+        live=live,
+        said=f"Match {match.pk}, " + (f"turn {match.turn_number}" if live else "finished"),
+    )
+
+
+def _matches_to_watch(showcase: Match | None) -> dict[str, Watch]:
+    """For each game, its latest public match running, else its latest finished one:
+    two small queries a game at most, kept a few seconds (the home page is the
+    busiest page a visitor opens). The showcase is the default game's live one."""
+    found = cache.get(WATCH_CACHE_KEY)
+    if found is None:
+        found = {}
+        public = Match.objects.filter(public=True).only("pk", "status", "turn_number", "ruleset")
+        for name in catalog.names():
+            of_game = public.filter(ruleset=name)
+            match = (
+                of_game.filter(status=Match.Status.RUNNING).order_by("-pk").first()
+                or of_game.filter(status=Match.Status.FINISHED)
+                .order_by("-finished_at", "-pk")
+                .first()
+            )
+            if match is not None:
+                found[name] = _watch(match)
+        cache.set(WATCH_CACHE_KEY, found, WATCH_CACHE_SECONDS)
+    if showcase is not None and showcase.is_live:
+        found = {**found, showcase.ruleset: _watch(showcase)}
+    return found
 
 
 def _showcase_context() -> dict[str, Any]:
@@ -49,8 +98,14 @@ def _showcase_context() -> dict[str, Any]:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """The visitor's home page (the lobby view calls it for anybody not signed in)."""
-    return render(request, "games/home.html", {**_showcase_context(), "games": catalog.cards()})
+    """The visitor's home page (the lobby view calls it for anybody not signed in): the
+    site, each of its games with a match to watch, "Play now", and the live showcase."""
+    context = _showcase_context()
+    watch = _matches_to_watch(context.get("match"))
+    cards = catalog.cards()
+    games = [(card, watch.get(card.name)) for card in cards]
+    first = catalog.card(catalog.default())
+    return render(request, "games/home.html", {**context, "games": games, "first_game": first})
 
 
 @require_GET

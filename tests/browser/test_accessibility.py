@@ -63,6 +63,13 @@ STILL = """() => document.getAnimations().every(a =>
   a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)"""
 
 
+# A legend's icons stand in its lines of text: one drawn larger than a line or two
+# (an SVG without a size takes the whole width) pushes its words a screen apart.
+BIG_ICONS = """() => [...document.querySelectorAll('.legend li > svg')]
+  .filter(svg => svg.getBoundingClientRect().height > 32)
+  .map(svg => `is ${Math.round(svg.getBoundingClientRect().height)} px tall: ${svg.outerHTML.slice(0, 90)}`)"""
+
+
 def axe_violations(page: Page, only: dict[str, Any]) -> list[str]:
     """Each violation of the page as "rule: element: why"."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
@@ -146,6 +153,7 @@ def check(
     only = WCAG_AA if look.theme == "light" else COLOURS
     found = [f"{shot}: {v}" for v in axe_violations(page, only)]
     found += [f"{shot}: script error: {e}" for e in look.errors]
+    found += [f"{shot}: a legend's icon {icon}" for icon in page.evaluate(BIG_ICONS)]
     look.errors.clear()
     return found
 

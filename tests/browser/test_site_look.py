@@ -114,10 +114,10 @@ def test_the_badge_and_the_tab_title_count_the_matches_waiting_and_the_poll_upda
     badge = page.locator("#move-badge")
     expect(badge).to_be_visible()
     expect(badge.locator("[aria-hidden=true]")).to_have_text("2")
-    expect(page).to_have_title("(2) Lobby · Helium 3")
+    expect(page).to_have_title("(2) Lobby · Robot Turns")
     expect(page.get_by_role("link", name=re.compile(r"^Play 2 matches waiting"))).to_be_visible()
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Archive").click()
-    expect(page).to_have_title("(2) Archive · Helium 3")
+    expect(page).to_have_title("(2) Archive · Robot Turns")
 
     # bob moves in the match where alice waited for him: her open match page's poll
     # brings the new count, and the tab title follows.
@@ -134,7 +134,7 @@ def test_the_badge_and_the_tab_title_count_the_matches_waiting_and_the_poll_upda
     bob = signed_in(browser, table["bob"], base, viewport=LAPTOP)
     bob.goto(f"{base}/archive/")
     expect(bob.locator("#move-badge")).to_be_hidden()
-    expect(bob).to_have_title("Archive · Helium 3")
+    expect(bob).to_have_title("Archive · Robot Turns")
     bob.context.close()
 
 

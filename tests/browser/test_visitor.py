@@ -36,7 +36,7 @@ def test_a_guest_plays_a_first_turn_within_a_minute_then_signs_up_and_keeps_the_
     page.set_viewport_size(LAPTOP)
     started = time.monotonic()
     page.goto(f"{base}/")
-    expect(page.get_by_role("heading", name="Helium 3", exact=True, level=1)).to_be_visible()
+    expect(page.get_by_role("heading", name="Robot Turns", exact=True, level=1)).to_be_visible()
     expect(page.locator("#board-wrap svg.board")).to_be_visible()
     page.get_by_role("button", name="Play now", exact=True).click()
 

@@ -105,7 +105,7 @@ def test_the_footer_names_the_site_and_every_game_it_hosts(player):
     assert footer
     text = " ".join(re.sub(r"<[^>]+>", "", footer.group(1)).split())
     assert "mine the Moon" not in text
-    assert text.startswith("Helium 3, a site of turn-based robot games:")
+    assert text.startswith("Robot Turns, a site of turn-based robot games:")
     for name in catalog.names():
         assert catalog.title(name) in text
 

@@ -7,16 +7,24 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.db import IntegrityError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from site_support import client_for
 
-from games import services
+from games import catalog, services
 from games.guests.models import Showcase
-from games.guests.showcase import WATCH_WINDOW, house_bot, showcase_current, showcase_step
+from games.guests.showcase import (
+    PLAYED_MS,
+    WATCH_WINDOW,
+    house_bot,
+    showcase_current,
+    showcase_step,
+)
 from games.models import Match, Orders, Resolution, Seat, Turn
+from games.views.home import WATCH_CACHE_KEY
 
 pytestmark = pytest.mark.django_db
 
@@ -32,13 +40,102 @@ def test_a_visitor_gets_the_home_page_with_a_two_sentence_pitch_play_now_and_sig
     html = response.content.decode()
     sentences = re.findall(r"[^.!?]+[.!?]", _pitch(html))
     assert len(sentences) == 2, sentences
-    assert "robots" in sentences[0] and "helium" in sentences[1]
+    # The site, not one of its games: every game is named in the first sentence.
+    assert sentences[0].startswith("Robot Turns is a site of turn-based robot games")
+    assert all(catalog.title(name) in sentences[0] for name in catalog.names())
+    assert "moon" not in _pitch(html).lower()
     play = re.search(
         r'<form method="post" action="([^"]+)"[^>]*>.*?<button[^>]*>Play now</button>', html, re.S
     )
     assert play and play.group(1) == reverse("games:match-play-now")
     assert re.search(rf'<a href="{reverse("account_signup")}"[^>]*>Sign up</a>', html)
     assert f'href="{reverse("games:rules")}"' in html
+
+
+def test_the_site_is_named_for_all_its_games_in_the_title_the_header_and_the_footer():
+    html = Client().get("/").content.decode()
+    title = re.search(r"<title>(.*?)</title>", html, re.S).group(1)
+    assert title.startswith("Robot Turns ·") and "moon" not in title
+    brand = re.search(r'<a class="brand"[^>]*aria-label="([^"]+)"[^>]*>(.*?)</a>', html, re.S)
+    assert brand.group(1) == "Robot Turns, the lobby" and "<span>Robot Turns</span>" in brand.group(
+        2
+    )
+    footer = re.search(r'<footer class="site-footer">(.*?)</footer>', html, re.S).group(1)
+    assert "Robot Turns, a site of turn-based robot games" in footer
+    assert "Helium 3" not in title + brand.group(0)
+
+
+def _cards(html: str) -> dict[str, str]:
+    return dict(
+        re.findall(
+            r'<article class="game-card"[^>]*data-game="([^"]+)">(.*?)</article>', html, re.S
+        )
+    )
+
+
+def test_the_home_page_shows_every_game_with_its_picture_play_now_and_a_match_to_watch(
+    player, opponent
+):
+    # A finished public match of Halite, a running one of Skyport (and an older
+    # finished one, which the running one goes before), and a private one, never shown.
+    halite = services.match_play_now(user=player, ruleset="halite")
+    Match.objects.filter(pk=halite.pk).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now()
+    )
+    old_skyport = services.match_play_now(user=player, ruleset="skyport")
+    Match.objects.filter(pk=old_skyport.pk).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now()
+    )
+    skyport = services.match_play_now(user=opponent, ruleset="skyport")
+    secret = services.match_play_now(user=player, ruleset="arena")
+    Match.objects.filter(pk=secret.pk).update(public=False)
+    cache.delete(WATCH_CACHE_KEY)  # read a few seconds ago by another test's visit
+    html = Client().get("/").content.decode()
+    cards = _cards(html)
+    assert list(cards) == catalog.names() and len(cards) == 5
+    for name, card in cards.items():
+        assert "<svg" in card, name  # its picture
+        assert f'<input type="hidden" name="game" value="{name}">' in card, name
+        assert "Play now" in card, name
+    showcase = Showcase.objects.get(live=True).match
+
+    def watch(name: str) -> str:
+        return re.search(r'<p class="game-watch">(.*?)</p>', cards[name], re.S).group(1)
+
+    assert reverse("games:match-detail", args=[showcase.pk]) in watch(showcase.ruleset)
+    assert "Watch live" in watch(showcase.ruleset)
+    assert reverse("games:match-detail", args=[skyport.pk]) in watch("skyport")
+    assert f"Match {skyport.pk}, turn {skyport.turn_number}" in watch("skyport")
+    assert reverse("games:match-detail", args=[halite.pk]) in watch("halite")
+    assert "Watch the latest" in watch("halite") and f"Match {halite.pk}, finished" in watch(
+        "halite"
+    )
+    assert str(secret.pk) not in watch("arena") and "No match to watch yet" in watch("arena")
+    # Each link opens the match as its spectator may see it.
+    for name in ("halite", "skyport", showcase.ruleset):
+        url = re.search(r'href="([^"]+)"', watch(name)).group(1)
+        assert Client().get(url).status_code == 200, name
+
+
+def test_the_showcase_panel_says_the_bots_move_every_few_seconds_not_a_deadline():
+    html = Client().get("/").content.decode()
+    panel = re.search(r'<aside id="panel".*?</aside>', html, re.S).group(0)
+    assert "The bots move every few seconds." in panel
+    assert "Deadline" not in panel and 'class="countdown"' not in panel
+    # Its poll's panel says the same once a turn has passed.
+    match = Showcase.objects.get(live=True).match
+    assert showcase_step(now=timezone.now())
+    services.turn_resolve(match_id=match.pk, number=0)
+    poll = Client().get(reverse("games:match-poll", args=[match.pk]) + "?since=0").content.decode()
+    assert "The bots move every few seconds." in poll and "Deadline" not in poll
+
+
+def test_a_persons_match_titled_like_the_showcase_still_shows_its_deadline(player, opponent):
+    match = services.match_play_now(user=player, ruleset="helium3")
+    Match.objects.filter(pk=match.pk).update(title="Showcase: four bots at play")
+    html = client_for(player).get(reverse("games:match-detail", args=[match.pk])).content.decode()
+    panel = re.search(r'<aside id="panel".*?</aside>', html, re.S).group(0)
+    assert "The bots move every few seconds." not in panel
 
 
 def test_a_signed_in_player_gets_the_lobby_not_the_home_page(player):
@@ -105,10 +202,24 @@ def test_the_bots_move_once_the_previous_turn_has_played_out_on_the_board():
     shown_ms = Resolution.objects.get(match=match, turn_number=0).turn_ms
     turn = _waiting(match)
     assert turn.number == 1
-    # The next bot waits while turn 0 plays on the spectators' boards, then moves.
-    assert not showcase_step(now=turn.started_at + timedelta(milliseconds=shown_ms - 1))
-    assert showcase_step(now=turn.started_at + timedelta(milliseconds=shown_ms))
+    # The next bot waits while turn 0 plays on the spectators' boards (as fast as the
+    # match page plays it: at most PLAYED_MS), then moves.
+    played_ms = min(shown_ms, PLAYED_MS)
+    assert not showcase_step(now=turn.started_at + timedelta(milliseconds=played_ms - 1))
+    assert showcase_step(now=turn.started_at + timedelta(milliseconds=played_ms))
     assert Orders.objects.filter(match=match, turn_number=1).exists()
+
+
+def test_the_bots_move_at_the_boards_pace_not_after_a_long_turns_whole_battle_time():
+    match = showcase_current()
+    assert showcase_step(now=_waiting(match).started_at)
+    services.turn_resolve(match_id=match.pk, number=0)
+    # A turn of 10 s battle time plays in under 3 s on the board: the bots do not sit
+    # still for the rest of it.
+    Resolution.objects.filter(match=match, turn_number=0).update(turn_ms=10_000)
+    turn = _waiting(match)
+    assert PLAYED_MS < 3000
+    assert showcase_step(now=turn.started_at + timedelta(milliseconds=3000))
 
 
 def test_the_bots_rest_while_nobody_watches_the_home_page():

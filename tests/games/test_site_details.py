@@ -49,7 +49,7 @@ def forget_the_site():
 @pytest.mark.django_db
 def test_the_site_row_follows_the_settings_on_migrate(settings, forget_the_site):
     site = Site.objects.get_current()
-    assert (site.name, site.domain) == ("Helium 3", "127.0.0.1:8000")
+    assert (site.name, site.domain) == ("Robot Turns", "127.0.0.1:8000")
     settings.SITE_NAME = "Moonbase"
     settings.SITE_URL = "https://moon.example.org"
     site_from_settings(apps=apps)
@@ -71,8 +71,8 @@ def test_the_confirmation_email_greets_from_the_sites_name(mailoutbox):
     )
     assert response.status_code == 302
     body = mailoutbox[-1].body
-    assert "Hello from Helium 3!" in body
-    assert "example.com!" not in body and "Thank you for using Helium 3!" in body
+    assert "Hello from Robot Turns!" in body
+    assert "example.com!" not in body and "Thank you for using Robot Turns!" in body
 
 
 @pytest.fixture

@@ -61,7 +61,7 @@ def test_the_badge_and_the_tab_title_count_the_matches_waiting_for_your_move(
         html = client.get(reverse(name)).content.decode()
         badge = _badge(html)
         assert badge and badge.group(1) == "2" and "hidden" not in badge.group(2), name
-        assert re.search(r"<title>\(2\) [^<]*Helium 3</title>", html), name
+        assert re.search(r"<title>\(2\) [^<]*Robot Turns</title>", html), name
         assert "2 matches waiting for your orders" in html
 
 
@@ -77,16 +77,16 @@ def test_after_playing_its_move_the_badge_counts_one_less(two_waiting_one_not, p
     drain(first, emails=False)
     Match.objects.filter(pk=first.pk).update(status=Match.Status.PAUSED)
     html = client_for(player).get(reverse("games:lobby")).content.decode()
-    assert _badge(html).group(1) == "1" and "<title>(1) Lobby · Helium 3</title>" in html
+    assert _badge(html).group(1) == "1" and "<title>(1) Lobby · Robot Turns</title>" in html
 
 
 def test_nobody_waiting_shows_no_count_and_a_visitor_no_badge(player, db):
     html = client_for(player).get(reverse("games:archive")).content.decode()
     badge = _badge(html)
     assert badge and badge.group(1) == "0" and "hidden" in badge.group(2)
-    assert "<title>Archive · Helium 3</title>" in html
+    assert "<title>Archive · Robot Turns</title>" in html
     visitor = Client().get(reverse("games:archive")).content.decode()
-    assert 'id="move-badge"' not in visitor and "<title>Archive · Helium 3</title>" in visitor
+    assert 'id="move-badge"' not in visitor and "<title>Archive · Robot Turns</title>" in visitor
 
 
 def test_the_count_costs_one_query_however_often_the_page_shows_it(two_waiting_one_not, player):

@@ -367,7 +367,7 @@
     var dirs = html("div", {id: "hl-dirs", "class": "dirs hl-dirs", role: "toolbar", "aria-label": "Direction for the chosen pieces"});
     [1, 2, 3, 4, 0].forEach(function (d) {
       var btn = html("button", {type: "button", "data-dir": String(d), "class": "hl-dir hl-dir-" + d,
-        title: d ? "Go " + WORD[d] + " (arrow key)" : "Stay still (. key)", "aria-label": d ? "Go " + WORD[d] : "Stay still"}, ARROW[d]);
+        title: d ? "Go " + WORD[d] + " (arrow key)" : "Stay still (. key)", "aria-label": d ? ARROW[d].slice(2) + ": go " + WORD[d] : "Stay still"}, ARROW[d]);
       btn.addEventListener("click", function () { direct(d); });
       dirs.appendChild(btn);
     });

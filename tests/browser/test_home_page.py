@@ -1,0 +1,158 @@
+"""The home page as a visitor meets it, in the system Chromium: the site named for all
+its games, each game with its picture, a match to watch and its own "Play now", the
+site's "Play now" one click away, the live showcase moving at its bots' pace without
+a deadline, and the hero's words clear of its moon in every look. Screenshots of the
+home page and the lobby, light and dark, laptop and phone
+(ci-artifacts/screenshots/home-page-*.png, lobby-page-*.png)."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import settle_board
+from django.conf import settings
+from django.core.cache import cache
+from django.test import Client
+from game_factories import UserFactory
+from playwright.sync_api import Browser, Page, expect
+
+from games import catalog, services
+from games.guests.models import Showcase
+from games.guests.showcase import PLAYED_MS, showcase_step
+from games.models import Match, Turn
+from games.views.home import WATCH_CACHE_KEY
+
+pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LOOKS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+# Every line box of the hero's heading and pitch against the moon drawn behind the
+# hero's corner (its ::after, clipped by the hero): the overlap in px², 0 when clear.
+TEXT_OVER_MOON = """() => {
+  const hero = document.querySelector('.hero');
+  const box = hero.getBoundingClientRect(), moon = getComputedStyle(hero, '::after');
+  if (moon.display === 'none' || moon.content === 'none' || parseFloat(moon.opacity) === 0) return 0;
+  const w = parseFloat(moon.width), h = parseFloat(moon.height);
+  const left = box.right - parseFloat(moon.right) - w, top = box.top + parseFloat(moon.top);
+  const m = {l: Math.max(left, box.left), t: Math.max(top, box.top),
+             r: Math.min(left + w, box.right), b: Math.min(top + h, box.bottom)};
+  let over = 0;
+  for (const el of hero.querySelectorAll('h1, .lead')) {
+    const range = document.createRange(); range.selectNodeContents(el);
+    for (const r of range.getClientRects()) {
+      const x = Math.min(r.right, m.r) - Math.max(r.left, m.l), y = Math.min(r.bottom, m.b) - Math.max(r.top, m.t);
+      if (x > 0 && y > 0) over += x * y;
+    }
+  }
+  return over;
+}"""
+
+
+def _look(browser: Browser, device: str, theme: str, base: str = "", user: Any = None) -> Page:
+    context = browser.new_context(viewport=LOOKS[device])  # type: ignore[arg-type]
+    context.add_init_script(f"localStorage.setItem('h3-theme', '{theme}')")
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+        context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
+    return context.new_page()
+
+
+def test_the_home_page_shows_the_site_and_its_five_games_each_with_a_match_to_watch(
+    live_server: Any, celery_worker: Any, browser: Browser, screenshot_dir: Path
+) -> None:
+    someone = UserFactory()
+    halite = services.match_play_now(user=someone, ruleset="halite")
+    Match.objects.filter(pk=halite.pk).update(status=Match.Status.FINISHED)
+    skyport = services.match_play_now(user=UserFactory(), ruleset="skyport")
+    cache.delete(WATCH_CACHE_KEY)
+    page = _look(browser, "laptop", "light")
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server.url}/")
+    expect(page).to_have_title(re.compile(r"^Robot Turns · "))
+    expect(page.get_by_role("heading", name="Robot Turns", level=1)).to_be_visible()
+    expect(page.locator(".site-header .brand")).to_have_text("Robot Turns")
+    cards = page.locator(".game-card")
+    expect(cards).to_have_count(5)
+    for name in catalog.names():
+        card = page.locator(f'.game-card[data-game="{name}"]')
+        art = card.locator(".game-art svg")
+        expect(art).to_be_visible()
+        assert art.bounding_box()["width"] > 60, name  # type: ignore[index]
+        expect(card.get_by_role("button", name=re.compile(r"^Play now against"))).to_be_visible()
+    # Each game's match opens as a spectator sees it.
+    for name, match in (("halite", halite), ("skyport", skyport)):
+        link = page.locator(f'.game-card[data-game="{name}"] .game-watch a')
+        expect(link).to_have_attribute("href", f"/matches/{match.pk}/")
+        link.click()
+        expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/$"))
+        expect(page.locator("#panel")).to_be_visible()
+        expect(page.get_by_text("You are watching")).to_be_visible()
+        page.go_back()
+    showcase = Showcase.objects.get(live=True).match
+    live = page.locator(f'.game-card[data-game="{showcase.ruleset}"] .game-watch a')
+    expect(live).to_contain_text("Watch live")
+    expect(live).to_have_attribute("href", f"/matches/{showcase.pk}/")
+    page.screenshot(path=str(screenshot_dir / "home-page-laptop-light.png"), full_page=True)
+    # "Play now": one click from the home page to the guest's own move.
+    page.locator(".hero").get_by_role("button", name="Play now", exact=True).click()
+    expect(page.locator("#panel .your-move")).to_be_visible()
+    assert errors == []
+
+
+def test_the_showcase_moves_at_the_bots_pace_and_shows_no_deadline(
+    live_server: Any, celery_worker: Any, browser: Browser
+) -> None:
+    page = _look(browser, "laptop", "light")
+    page.goto(f"{live_server.url}/")
+    board = page.locator("#board-wrap svg.board")
+    expect(board).to_have_attribute("data-turn", "0")
+    status = page.locator("#panel .status")
+    expect(status).to_contain_text("The bots move every few seconds.")
+    expect(status).not_to_contain_text("Deadline")
+    match = Showcase.objects.get(live=True).match
+    # celery beat runs the step every 2 s in production: the test steps as often.
+    seen: list[float] = []
+    for number in (1, 2, 3):
+        begun = time.monotonic()
+        while not showcase_step():
+            assert time.monotonic() - begun < 15, f"the bots never moved for turn {number}"
+            time.sleep(0.5)
+        expect(board).to_have_attribute("data-turn", str(number), timeout=20_000)
+        seen.append(time.monotonic() - begun)
+        expect(status).not_to_contain_text("Deadline")
+        expect(status).to_contain_text("The bots move every few seconds.")
+    settle_board(page)
+    # Each turn followed the last within the time the board takes to play one and a
+    # poll, not after the turn's whole battle time.
+    assert all(s < PLAYED_MS / 1000 + 6 for s in seen[1:]), seen
+    assert Turn.objects.filter(match=match, status=Turn.Status.RESOLVED).count() >= 3
+
+
+@pytest.mark.parametrize("device", ["laptop", "phone"])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_hero_words_never_run_over_the_moon_and_the_pages_are_photographed(
+    live_server: Any, browser: Browser, screenshot_dir: Path, device: str, theme: str
+) -> None:
+    page = _look(browser, device, theme)
+    page.goto(f"{live_server.url}/")
+    expect(page.locator("html")).to_have_attribute("data-theme", theme)
+    expect(page.locator("#board-wrap svg.board")).to_be_visible()
+    assert page.evaluate(TEXT_OVER_MOON) == 0
+    page.screenshot(path=str(screenshot_dir / f"home-page-{device}-{theme}.png"), full_page=True)
+    page.screenshot(path=str(screenshot_dir / f"home-page-{device}-{theme}-first-screen.png"))
+    page.context.close()
+    player = UserFactory()
+    services.match_play_now(user=player, ruleset="helium3")
+    page = _look(browser, device, theme, live_server.url, player)
+    page.goto(f"{live_server.url}/")
+    expect(page.get_by_role("heading", name="Lobby", level=1)).to_be_visible()
+    assert page.evaluate(TEXT_OVER_MOON) == 0
+    page.screenshot(path=str(screenshot_dir / f"lobby-page-{device}-{theme}.png"), full_page=True)
+    page.context.close()
