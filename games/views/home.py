@@ -62,7 +62,7 @@ def _matches_to_watch(showcase: Match | None) -> dict[str, Watch]:
     """For each game, its latest public match running, else its latest finished one:
     two small queries a game at most, kept a few seconds (the home page is the
     busiest page a visitor opens). The showcase is the default game's live one."""
-    found = cache.get(WATCH_CACHE_KEY)
+    found: dict[str, Watch] | None = cache.get(WATCH_CACHE_KEY)
     if found is None:
         found = {}
         public = Match.objects.filter(public=True).only("pk", "status", "turn_number", "ruleset")

@@ -1,7 +1,8 @@
 """The home page as a visitor meets it, in the system Chromium: the site named for all
 its games, each game with its picture, a match to watch and its own "Play now", the
 site's "Play now" one click away, the live showcase moving at its bots' pace without
-a deadline, and the hero's words clear of its moon in every look. Screenshots of the
+a deadline, and the hero's words clear of its moon and readable (axe-core's colour
+rules) in every look. Screenshots of the
 home page and the lobby, light and dark, laptop and phone
 (ci-artifacts/screenshots/home-page-*.png, lobby-page-*.png)."""
 
@@ -19,6 +20,7 @@ from django.core.cache import cache
 from django.test import Client
 from game_factories import UserFactory
 from playwright.sync_api import Browser, Page, expect
+from test_accessibility import COLOURS, STILL, axe_violations
 
 from games import catalog, services
 from games.guests.models import Showcase
@@ -145,6 +147,8 @@ def test_the_hero_words_never_run_over_the_moon_and_the_pages_are_photographed(
     expect(page.locator("html")).to_have_attribute("data-theme", theme)
     expect(page.locator("#board-wrap svg.board")).to_be_visible()
     assert page.evaluate(TEXT_OVER_MOON) == 0
+    page.wait_for_function(STILL)
+    assert axe_violations(page, COLOURS) == []
     page.screenshot(path=str(screenshot_dir / f"home-page-{device}-{theme}.png"), full_page=True)
     page.screenshot(path=str(screenshot_dir / f"home-page-{device}-{theme}-first-screen.png"))
     page.context.close()
@@ -154,5 +158,7 @@ def test_the_hero_words_never_run_over_the_moon_and_the_pages_are_photographed(
     page.goto(f"{live_server.url}/")
     expect(page.get_by_role("heading", name="Lobby", level=1)).to_be_visible()
     assert page.evaluate(TEXT_OVER_MOON) == 0
+    page.wait_for_function(STILL)
+    assert axe_violations(page, COLOURS) == []
     page.screenshot(path=str(screenshot_dir / f"lobby-page-{device}-{theme}.png"), full_page=True)
     page.context.close()
