@@ -222,9 +222,13 @@
   var planner = {on: false, seat: null, plan: {}, sel: {}, cursor: null};
   function ordersForm() { return $("#orders-form"); }
   function movesBox() { var f = ordersForm(); return f ? f.elements.moves : null; }
-  /* The board on the page, read once per drawing (the server's next board is a new element). */
-  function boardOf(svg) { return svg && svg.dataset.width ? (svg.hlBoard = svg.hlBoard || new Board(svg)) : null; }
-  function matchBoard() { return boardOf($("#board-wrap svg.board")); }
+  function matchBoard() { var svg = $("#board-wrap svg.board"); return svg && svg.dataset.width ? new Board(svg) : null; }
+  /* The board under a pointer that moves, read once per drawing of it (its turn). */
+  function boardOf(svg) {
+    if (!svg || !svg.dataset.width) return null;
+    if (!svg.hlBoard || svg.hlBoardTurn !== svg.dataset.turn) { svg.hlBoard = new Board(svg); svg.hlBoardTurn = svg.dataset.turn; }
+    return svg.hlBoard;
+  }
   function own(b, x, y) { return planner.seat !== null && b.owner(x, y) === planner.seat; }
   function keysOf(o) { return Object.keys(o); }
   function parseMoves(text) {
@@ -389,7 +393,15 @@
     var page = $("#match"), box = movesBox(), svg = $("#board-wrap svg.board"), bar = $("#planner");
     planner.seat = page && page.dataset.viewer ? +page.dataset.viewer : null;
     planner.on = !!(box && svg && planner.seat !== null);
-    planner.sel = {};
+    // A page drawn again for the same turn (a poll's answer) keeps the pieces chosen that
+    // are still the player's; a new turn starts with none.
+    var turn = svg ? svg.dataset.turn : null, kept = {};
+    if (planner.on && turn === planner.turn) {
+      var b0 = new Board(svg);
+      keysOf(planner.sel).forEach(function (k) { var xy = k.split(",").map(Number); if (own(b0, xy[0], xy[1])) kept[k] = true; });
+    }
+    planner.turn = turn;
+    planner.sel = kept;
     planner.plan = planner.on ? parseMoves(box.value) : {};
     if (bar) bar.hidden = !planner.on;
     var f = ordersForm(), own = f && $(".send", f);
