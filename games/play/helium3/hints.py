@@ -18,7 +18,6 @@ board that is not the viewer's to play would promise an order it cannot send.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable
 from typing import Any
 
 import engine
@@ -31,6 +30,10 @@ from engine.helium3.resolve import MINE_AROUND, MINE_CENTRE, Turn
 from engine.helium3.state import Robot, State
 
 MAX_REACH = max(MOVE_RANGE.values())
+# The engine's mining rule (Turn.mine), for the planner to say what a mine would take
+# at each target from the board it draws: up to `centre` from the cell, `around` from
+# each neighbour.
+MINING = {"centre": MINE_CENTRE, "around": MINE_AROUND, "whole": False}
 
 
 def hints_due(view: dict[str, Any]) -> bool:
@@ -73,25 +76,6 @@ def _reach_string(turn: Turn, robot: Robot, width: int, height: int) -> str:
     return "".join(cells)
 
 
-def mine_yield(state: State, x: int, y: int) -> int:
-    """The helium a mine at (x, y) takes, as the engine's Turn.mine takes it: up to
-    MINE_CENTRE from the cell and MINE_AROUND from each neighbour on the board."""
-    total = 0
-    for cy in range(max(0, y - 1), min(state.height, y + 2)):
-        for cx in range(max(0, x - 1), min(state.width, x + 2)):
-            cap = MINE_CENTRE if (cx, cy) == (x, y) else MINE_AROUND
-            total += min(cap, state.helium[cy * state.width + cx])
-    return total
-
-
-def mine_yields(
-    cells: Iterable[tuple[int, int]], board: Any, yields: Callable[[Any, int, int], int]
-) -> list[list[int]]:
-    """[x, y, helium] for each cell a robot may mine at, row by row: what mining there
-    takes from the board, so the planner can say it before the cell is chosen."""
-    return [[x, y, yields(board, x, y)] for (x, y) in sorted(cells, key=lambda c: (c[1], c[0]))]
-
-
 def _laser(
     state: State, seat: int, first: Action | None, robot: Robot, direction: str
 ) -> dict[str, Any]:
@@ -121,8 +105,6 @@ def _robot_hints(
         "kinds": kinds,
         "reach": _reach_string(turn, robot, board.width, board.height),
     }
-    if "mine" in kinds:
-        hint["mine"] = mine_yields(reachable(turn, robot, MOVE_RANGE["mine"]), board, mine_yield)
     if "fire_missile" in kinds:
         mask = ["0"] * (board.width * board.height)
         for x, y in missile_targets(board, robot):
@@ -150,6 +132,7 @@ def _hints_on(
         "w": board.width,
         "h": board.height,
         "ranges": MOVE_RANGE,
+        "mining": MINING,
         "robots": robots,
     }
 

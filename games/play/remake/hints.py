@@ -20,9 +20,12 @@ from engine.remake.moves import action_kinds, missile_targets, reachable
 from engine.remake.orders import MAX_ACTIONS, MOVE_RANGE, Action, Orders, parse_action
 from engine.remake.resolve import MINE_PER_CELL, Turn
 from engine.remake.state import Robot, State
-from games.play.helium3.hints import believed_state, check_due, hints_due, mine_yields
+from games.play.helium3.hints import believed_state, check_due, hints_due
 
 MAX_REACH = max(MOVE_RANGE.values())
+# The engine's mining rule (Turn.mine): MINE_PER_CELL from each cell of the 3x3 that
+# holds the whole of it, nothing from one that holds less.
+MINING = {"centre": MINE_PER_CELL, "around": MINE_PER_CELL, "whole": True}
 
 __all__ = ["hints_after", "hints_due", "hints_for", "planner_hints"]
 
@@ -33,17 +36,6 @@ def _reach_string(turn: Turn, robot: Robot, width: int, height: int) -> str:
     for (x, y), d in reachable(turn, robot, MAX_REACH).items():
         cells[y * width + x] = str(d)
     return "".join(cells)
-
-
-def mine_yield(state: State, x: int, y: int) -> int:
-    """The helium a mine at (x, y) takes, as the engine's Turn.mine takes it:
-    MINE_PER_CELL from each cell of the 3x3 around it that holds at least that."""
-    return sum(
-        MINE_PER_CELL
-        for cy in range(max(0, y - 1), min(state.height, y + 2))
-        for cx in range(max(0, x - 1), min(state.width, x + 2))
-        if state.helium[cy * state.width + cx] >= MINE_PER_CELL
-    )
 
 
 def _laser(
@@ -71,8 +63,6 @@ def _robot_hints(
         "kinds": kinds,
         "reach": _reach_string(turn, robot, board.width, board.height),
     }
-    if "mine" in kinds:
-        hint["mine"] = mine_yields(reachable(turn, robot, MOVE_RANGE["mine"]), board, mine_yield)
     if "fire_missile" in kinds:
         mask = ["0"] * (board.width * board.height)
         for x, y in missile_targets(board, robot):
@@ -103,6 +93,7 @@ def _hints_on(
         "h": board.height,
         "ranges": MOVE_RANGE,
         "max_actions": MAX_ACTIONS,
+        "mining": MINING,
         "planned": len(planned),
         "robots": robots,
     }

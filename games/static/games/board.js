@@ -596,11 +596,18 @@
     else b.svg.appendChild(g);  // kept last, over what was drawn since
     return g;
   }
-  /* What a mine at (x, y) takes, from the chosen robot's hints; undefined where it may not mine. */
-  function yieldAt(h, x, y) {
-    var cells = (h && h.mine) || [];
-    for (var i = 0; i < cells.length; i++) if (cells[i][0] === x && cells[i][1] === y) return cells[i][2];
-    return undefined;
+  /* What a mine at (x, y) takes from `helium` by the game's rule (the hints' `mining`):
+     up to `centre` from the cell and `around` from each neighbour, or (`whole`) that
+     much from each cell holding as much, else nothing from it. */
+  function yieldAt(helium, x, y) {
+    var H = planner.hints, r = H && H.mining, total = 0;
+    if (!r || !helium) return undefined;
+    for (var cy = Math.max(0, y - 1); cy <= Math.min(H.h - 1, y + 1); cy++)
+      for (var cx = Math.max(0, x - 1); cx <= Math.min(H.w - 1, x + 1); cx++) {
+        var cap = cx === x && cy === y ? r.centre : r.around, a = helium[cy * H.w + cx];
+        total += r.whole ? (a >= cap ? cap : 0) : Math.min(cap, a);
+      }
+    return total;
   }
   function commas(n) { return Number(n).toLocaleString("en"); }
   function yieldWords(n) { return n > 0 ? "mining here yields +" + commas(n) : "mining here yields nothing: no helium here or around"; }
@@ -610,10 +617,7 @@
     var s = "(" + x + ", " + y + ") helium " + commas(b.kept.shown[y * b.w + x] || 0);
     var rb = b.svg.querySelector('.rb[data-x="' + x + '"][data-y="' + y + '"]');
     if (rb && rb.style.display !== "none") s += " · " + (rb.getAttribute("aria-label") || "").replace(/\.$/, "");
-    if (planner.kind === "mine" && planner.robot) {
-      var n = yieldAt(hintsNow() && hintsNow().robots[planner.robot], x, y);
-      if (n !== undefined) s += " · " + yieldWords(n);
-    }
+    if (planner.kind === "mine" && planner.model && $('rect[data-x="' + x + '"][data-y="' + y + '"]', b.hl)) s += " · " + yieldWords(yieldAt(planner.model.helium, x, y));
     return s;
   }
   /* A tip over the board by cell c (above it, or below it on the top rows), inside the
@@ -779,7 +783,7 @@
       r.x = a.to[0]; r.y = a.to[1];
     }
     r.armed = null; r.shield = false; r.deflect = null;
-    if (a.type === "mine") marks.mine(b, r.x, r.y, parent, yieldAt(h, r.x, r.y));
+    if (a.type === "mine") marks.mine(b, r.x, r.y, parent, yieldAt(m.helium, r.x, r.y));
     else if (a.type === "arm_missile") r.armed = "missile";
     else if (a.type === "arm_laser") r.armed = "laser";
     else if (a.type === "shield") { r.shield = true; r.deflect = a.deflect || null; if (a.deflect) marks.deflect(b, r.x, r.y, a.deflect, parent); }
@@ -866,7 +870,7 @@
     cells.forEach(function (c) {
       var label = c[3] + " (" + c[0] + ", " + c[1] + "), helium " + b.model.helium[c[1] * b.w + c[0]];
       // A mine's targets each say what mining there yields, before one is chosen.
-      var gain = kind === "mine" ? yieldAt(h, c[0], c[1]) : undefined;
+      var gain = kind === "mine" ? yieldAt(m.helium, c[0], c[1]) : undefined;
       if (gain !== undefined) label += ": " + yieldWords(gain);
       var r = el("rect", {x: b.m + c[0] * b.cell + 1, y: b.m + c[1] * b.cell + 1, width: b.cell - 2, height: b.cell - 2,
         "class": c[2], tabindex: "0", role: "button", "data-x": c[0], "data-y": c[1], "aria-label": label}, hl);
@@ -995,7 +999,7 @@
     var i = planner.plan.length;
     planner.plan.push(a); writeRow(i, a);
     if (k === "mine") {
-      var at = a.to || [h.x, h.y], gain = yieldAt(h, at[0], at[1]);
+      var at = a.to || [h.x, h.y], gain = yieldAt(planner.model && planner.model.helium, at[0], at[1]);
       if (gain !== undefined) {
         var summary = $(".summary", form().querySelectorAll("fieldset.action")[i]);
         summary.textContent += gain > 0 ? " It yields +" + commas(gain) + " helium." : " It would mine nothing: no helium there or around.";
