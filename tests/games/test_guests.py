@@ -116,8 +116,14 @@ def test_a_guest_who_signs_up_keeps_the_match_its_orders_and_its_record(mailoutb
     # to the lobby, as it sends anybody signed in).
     assert client.get(reverse("account_signup"))["Location"] == reverse("games:guest-signup")
     assert client.get(reverse("account_login"))["Location"] == reverse("games:lobby")
-    form = client.get(reverse("games:guest-signup"))
+    match_url = reverse("games:match-detail", args=[match.pk])
+    # The banner's link carries the page it was on, and the form carries it on.
+    banner = client.get(match_url).content.decode()
+    signup_url = f"{reverse('games:guest-signup')}?next={match_url}"
+    assert signup_url in banner
+    form = client.get(signup_url)
     assert form.status_code == 200 and "keep your matches" in form.content.decode()
+    assert f'name="next" value="{match_url}"' in form.content.decode()
     response = client.post(
         reverse("games:guest-signup"),
         {
@@ -125,10 +131,12 @@ def test_a_guest_who_signs_up_keeps_the_match_its_orders_and_its_record(mailoutb
             "email": "luna@example.com",
             "password1": PASSWORD,
             "password2": PASSWORD,
+            "next": match_url,
         },
     )
+    # Back to the match, still signed in, as the match's seat, told about the email.
     assert response.status_code == 302
-    assert response["Location"] == reverse("account_email_verification_sent")
+    assert response["Location"] == match_url
 
     account = User.objects.get(pk=guest.pk)  # the same user: every seat stays attached
     assert (account.username, account.email) == ("luna", "luna@example.com")
@@ -136,17 +144,51 @@ def test_a_guest_who_signs_up_keeps_the_match_its_orders_and_its_record(mailoutb
     assert Seat.objects.filter(user=account).count() == 2
     assert Orders.objects.get(match=match, turn_number=0).submitted_by_id == account.pk
     assert Seat.objects.get(match=short, user=account).final_money == record.final_money
-    # Signed out until the address is confirmed, as any new account is.
-    assert "_auth_user_id" not in client.session
+    assert client.session["_auth_user_id"] == str(account.pk)
+    assert not EmailAddress.objects.get(user=account).verified
+    page = client.get(match_url)
+    assert page.status_code == 200 and page.context["user"].pk == account.pk
+    text = page.content.decode()
+    assert "luna@example.com" in text and "confirm the address" in text
+    assert BANNER not in text
+    # Confirmed from the mail in the same browser: back to the match, not the lobby.
     link = re.search(r"http://testserver(/accounts/confirm-email/\S+/)", mailoutbox[-1].body)
-    client.post(link.group(1))
+    confirmed = client.post(link.group(1))
+    assert confirmed.status_code == 302 and confirmed["Location"] == match_url
     assert EmailAddress.objects.get(user=account).verified
-    client.post(reverse("account_login"), {"login": "luna", "password": PASSWORD})
+    assert client.session["_auth_user_id"] == str(account.pk)
     lobby = client.get(reverse("games:lobby")).content.decode()
     # Waiting for their move: the lobby lists it first, above the games.
     mine = lobby.split('id="your-move-h"', 1)[1].split('id="games-h"', 1)[0]
     assert reverse("games:match-detail", args=[match.pk]) in mine
     assert BANNER not in lobby
+
+
+def test_a_guest_who_signs_up_without_a_page_to_go_back_to_goes_to_its_latest_match(mailoutbox):
+    client, match = _play_as_guest()
+    response = client.post(
+        reverse("games:guest-signup"),
+        {
+            "username": "sol",
+            "email": "sol@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": "https://elsewhere.example/phish",
+        },
+    )
+    assert response["Location"] == reverse("games:match-detail", args=[match.pk])
+
+
+def test_an_account_that_confirms_an_email_later_goes_where_allauth_sends_it(player, mailoutbox):
+    # Only a guest's sign-up remembers a match: anybody else's confirmation is as before.
+    EmailAddress.objects.create(user=player, email="second@example.com", verified=False)
+    client = client_for(player)
+    from allauth.account.models import EmailConfirmationHMAC
+
+    key = EmailConfirmationHMAC(EmailAddress.objects.get(email="second@example.com")).key
+    response = client.post(reverse("account_confirm_email", args=[key]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse(settings.LOGIN_REDIRECT_URL)
 
 
 def test_the_guest_sign_up_form_is_for_guests_only(player):
