@@ -103,6 +103,8 @@ def kwargs_table(world: Planted, viewer: Any) -> dict[str, Callable[[], list[Any
         "username": lambda: [*world.users, "nobody-of-that-name"],
         # a game's pages: every ruleset the engine knows, and one it does not
         "name": lambda: [*engine.ruleset_names(), "no-such-game"],
+        # the API's leaderboards: every ruleset's, and one it does not know
+        "game": lambda: [*engine.ruleset_names(), "no-such-game"],
         # allauth: an email confirmation key, a password reset key and its user
         "key": confirmation_keys,
         "uidb36": lambda: [user_pk_to_url_str(someone)],
