@@ -29,6 +29,8 @@ def test_favicon_ico_redirects_to_the_sites_svg_icon_which_is_served():
     assert path is not None
     svg = minidom.parse(path).documentElement
     assert svg.tagName == "svg" and svg.getAttribute("viewBox") == "0 0 32 32"
+    # The site's mark, no one game's (it was Helium 3's moon).
+    assert svg.getElementsByTagName("title")[0].firstChild.data == "Robot Turns"
 
 
 @pytest.mark.django_db
