@@ -192,7 +192,7 @@ GAMES = {
 
 @pytest.mark.parametrize("ruleset", list(GAMES))
 def test_no_cell_of_the_board_is_covered_while_planning(
-    live_server: Any, celery_worker: Any, browser: Browser, ruleset: str
+    live_server: Any, celery_worker: Any, browser: Browser, screenshot_dir: Path, ruleset: str
 ) -> None:
     base = live_server.url
     player = UserFactory(username="planner")
@@ -209,6 +209,7 @@ def test_no_cell_of_the_board_is_covered_while_planning(
         page = signed_in(browser, player, base, size, "dark")
         open_match(page, base, match)
         assert_board_uncovered(page, (ruleset, size))
+        page.screenshot(path=str(screenshot_dir / f"layout-{ruleset}-{size[0]}x{size[1]}.png"))
         page.context.close()
 
 
