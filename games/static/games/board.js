@@ -586,10 +586,8 @@
       n + " cells are highlighted: click one, or Tab to it and press Enter. Escape goes back.";
   }
 
-  /* ---- By the cells: a cell's helium where it is pointed at, and what a mine there yields ---- */
-  /* The layer over everything the board draws (robots and shots included), drawn by the
-     planner only: the chosen robot's ring, the yields on mine targets and the cell's tip.
-     It never takes a click: the cells and robots under it do. */
+  /* ---- By the cells: a cell's helium, a mine's yields ---- */
+  /* The planner's layer over all the board draws (ring, yields, tip); it takes no click. */
   function topLayer(b, cls) {
     var g = $("g." + cls, b.svg);
     if (!g) g = el("g", {"class": cls, "aria-hidden": "true", "pointer-events": "none"}, b.svg);
@@ -611,8 +609,7 @@
   }
   function commas(n) { return Number(n).toLocaleString("en"); }
   function yieldWords(n) { return n > 0 ? "mining here yields +" + commas(n) : "mining here yields nothing: no helium here or around"; }
-  /* The words of cell (x, y): its helium as the board shows it, what stands there, and
-     what a mine there would yield while a mine's target is being chosen. */
+  /* Cell (x, y) in words: its helium as shown, who stands there, a mine target's yield. */
   function cellWords(b, x, y) {
     var s = "(" + x + ", " + y + ") helium " + commas(b.kept.shown[y * b.w + x] || 0);
     var rb = b.svg.querySelector('.rb[data-x="' + x + '"][data-y="' + y + '"]');
@@ -620,8 +617,7 @@
     if (planner.kind === "mine" && planner.model && $('rect[data-x="' + x + '"][data-y="' + y + '"]', b.hl)) s += " · " + yieldWords(yieldAt(planner.model.helium, x, y));
     return s;
   }
-  /* A tip over the board by cell c (above it, or below it on the top rows), inside the
-     part of the board shown (a phone's zoom included); null takes it away. */
+  /* A tip by cell c (above it; below on the top rows) inside the part shown; null: none. */
   function tip(b, c, text) {
     var layer = topLayer(b, "cell-tips");
     layer.textContent = "";
@@ -976,9 +972,8 @@
     if (k === "kamikaze") return finish(null);
     if (k === "fire_laser" || k === "deflect") { planner.show(); return dirButtons(k, hintsNow().robots[planner.robot]); }
     planner.show();
-    // A key's choice goes on to the first lit cell, as Tab would: the keyboard points by
-    // focus. A click or a tap leaves every cell unchosen until one is pointed at; the
-    // lit cells' group takes the focus, so Tab goes on to the first of them.
+    // A key's choice focuses the first lit cell (a keyboard points by focus); a click or
+    // tap chooses none: the lit cells' group takes the focus, Tab goes on to the first.
     var hl = board().hl, first = $("rect", hl);
     if (!first) return;
     if (byKey) { first.focus({preventScroll: true}); return; }
@@ -1097,7 +1092,7 @@
       var info = "(" + c[0] + ", " + c[1] + "): helium " + b.model.helium[c[1] * b.w + c[0]];
       if (rb) info += ". " + rb.getAttribute("aria-label");
       $("#cell-info").textContent = info;
-      // ...and by the cell itself, where the eye is (the line above may be off the screen).
+      // ...and by the cell, where the eye is.
       tipAt.pinned = c; tipAt.shown = null; tipOn(b, c);
     }
   }
@@ -1108,8 +1103,7 @@
     if (window.h3CatchUpTimer) clearTimeout(window.h3CatchUpTimer);
     var wrap = $("#board-wrap");
     wrap.addEventListener("click", function (e) { onBoardActivate(e.target, e); });
-    // A pointer over the board shows the helium of the cell under it; off the board, the
-    // tip goes back to the cell last clicked, if any.
+    // The pointer's cell tells its helium; off the board, the cell last clicked.
     wrap.addEventListener("mousemove", function (e) {
       var svg = $("svg.board", wrap); if (!svg || !svg.h3) return;
       var b = board(); tipOn(b, b.cellAt(e) || tipAt.pinned);
