@@ -36,7 +36,21 @@ SETTLE_BOARD = """() => {
 
 def settle_board(page: Page, timeout: float = 60_000) -> None:
     """Skip whatever the board is animating and wait until it shows the latest turn."""
-    page.wait_for_function(SETTLE_BOARD, timeout=timeout, polling=100)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(SETTLE_BOARD, timeout=timeout, polling=100)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the board did not settle: {page.evaluate(SETTLE_STATE)}") from None
+
+
+SETTLE_STATE = """() => {
+  const skip = document.querySelector('#skip'), svg = document.querySelector('#board-wrap svg.board');
+  const poll = document.querySelector('#poll');
+  return {skip: skip && !skip.disabled, movie: !!document.querySelector('#movie template'),
+    board: svg && svg.dataset.turn, poll: poll && poll.outerHTML,
+    now: window.helium3Now ? window.helium3Now() : null};
+}"""
 
 
 def match_over(page: Page) -> bool:
@@ -70,7 +84,7 @@ RECORD_MOMENTS = """(() => {
       const cap = document.querySelector('#caption'), box = cap.getBoundingClientRect();
       const money = {};
       panel.querySelectorAll('tr[data-seat]').forEach(tr => {
-        money[tr.dataset.seat] = +tr.querySelector('.money').textContent;
+        money[tr.dataset.seat] = +tr.querySelector('.money').textContent.replace(/,/g, '');
       });
       const table = panel.querySelector('table.mine'), dead = panel.querySelector('.destroyed');
       window.h3Moments.push({
@@ -123,9 +137,9 @@ def check_moment(moment: dict[str, Any], destroyed: list[str], viewer: int) -> N
 
 
 def hold_the_page_after_sending(page: Page, match_id: int, turn: int) -> None:
-    """The page that sending orders loads (the answer to the post, a redirect) comes
-    only once the match has reached `turn`: the bots have played, and the page opens
-    on turns this browser has not shown yet."""
+    """The answer to the orders sent (the page's fetch, or a plain post's redirect)
+    comes only once the match has reached `turn`: the bots have played, and the page
+    is asked to show turns this browser has not shown yet."""
     from games.models import Match
 
     def answer(route: Route) -> None:

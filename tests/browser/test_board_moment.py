@@ -13,8 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import RECORD_MOMENTS, check_moment, hold_the_page_after_sending, settle_board
-from playwright.sync_api import Page, Route, expect
+from browser_support import (
+    RECORD_MOMENTS,
+    check_moment,
+    hold_the_page_after_sending,
+    sending_orders,
+    settle_board,
+)
+from playwright.sync_api import Page, expect
 
 from games.models import Match
 
@@ -30,7 +36,7 @@ MOMENT = """() => {
   const showing = document.querySelector('#panel .showing');
   const money = {};
   document.querySelectorAll('#panel tr[data-seat]').forEach(tr => {
-    money[tr.dataset.seat] = +tr.querySelector('.money').textContent;
+    money[tr.dataset.seat] = +tr.querySelector('.money').textContent.replace(/,/g, '');
   });
   const later = [...document.querySelectorAll('#history li.turn')]
     .filter(li => !li.hidden && +li.dataset.turn > now.turn).map(li => +li.dataset.turn);
@@ -78,8 +84,12 @@ def wait_for_turn(match_id: int, number: int, timeout: float = 60.0) -> None:
 def panel_money(page: Page) -> dict[str, int]:
     return page.evaluate(
         "() => Object.fromEntries([...document.querySelectorAll('#panel tr[data-seat]')]"
-        ".map(tr => [tr.dataset.seat, +tr.querySelector('.money').textContent]))"
+        ".map(tr => [tr.dataset.seat, +tr.querySelector('.money').textContent.replace(/,/g, '')]))"
     )
+
+
+AT_TURN_4 = """() => +document.querySelector('#board-wrap svg.board').dataset.turn >= 4
+  && !window.helium3Now()"""
 
 
 def test_while_the_board_plays_the_bots_turns_the_panel_shows_the_turn_on_the_board(
@@ -101,14 +111,19 @@ def test_while_the_board_plays_the_bots_turns_the_panel_shows_the_turn_on_the_bo
     sent_at = time.monotonic()
     page.get_by_role("button", name="Send orders").click()
 
-    # Every look while the bots' turns play: the panel is at the board's turn.
+    # Every look while the bots' turns play: the panel is at the board's turn. The
+    # page stays, and the turns come as they are resolved (the player's own first,
+    # maybe alone): the looks go on until the board is at turn 4.
     looks: list[dict[str, Any]] = []
     page.wait_for_function("() => !!window.helium3Now()", timeout=30_000, polling=20)
     shot = False
     while True:
         look = page.evaluate(MOMENT)
         if look is None:
-            break
+            if page.evaluate(AT_TURN_4) or time.monotonic() - sent_at > 60:
+                break
+            time.sleep(0.05)
+            continue
         looks.append(look)
         assert look["panelTurn"] == look["turn"] == look["captionTurn"], look
         assert look["panelMoney"] == look["money"], look
@@ -268,8 +283,11 @@ def test_planning_a_turn_never_moves_the_page_and_fits_a_phone(
     expect(page.get_by_text("Robot 1-3: move to")).to_be_attached()
     assert abs(scroll_y(page) - start) <= 4
     assert in_view(page, "#bar-send")
-    page.get_by_role("button", name="Send orders").click()
-    expect(page.get_by_text("your move")).to_be_visible(timeout=30_000)
+    with sending_orders(page):
+        page.get_by_role("button", name="Send orders").click()
+    # The page stays where it was, and comes back to the player's move.
+    assert abs(scroll_y(page) - start) <= 4
+    expect(page.locator("#panel .your-move")).to_be_visible(timeout=30_000)
     settle_board(page)
     expect(page.locator("#history")).to_contain_text("Robot 1-3 moved")
     assert not errors, errors
@@ -341,23 +359,11 @@ def destroyed_ids(page: Page) -> list[str]:
     )
 
 
-# What the page shows when its parsing ends, before any script of its own has run (the
-# board script is deferred): the first paint can show nothing else.
-FIRST_LOOK = """document.addEventListener('readystatechange', () => {
-  if (document.readyState !== 'interactive' || !document.querySelector('#match')) return;
-  const shown = s => { const e = document.querySelector(s); return e ? e.checkVisibility({visibilityProperty: true}) : null; };
-  window.h3FirstLook = {
-    catchingUp: document.documentElement.classList.contains('catching-up'),
-    note: shown('#catch-up') ? document.querySelector('#catch-up').textContent : null,
-    board: shown('#board-wrap svg.board'), status: shown('#panel .status'), money: shown('#panel td.money'),
-    robots: shown('#panel table.mine tbody'), history: shown('#history .turns'), orders: shown('#orders'),
-  };
-})"""
-
-
-def test_the_page_that_sending_loads_shows_nothing_of_the_final_state_before_its_turns_play(
+def test_after_sending_nothing_of_the_final_state_shows_before_its_turns_play(
     live_server: Any, celery_worker: Any, page: Page
 ) -> None:
+    """The page stays after Send; when the bot has played, the movie of turns 0 and 1
+    plays first, every frame at its own turn, and only then the new move."""
     from games import services
 
     errors: list[str] = []
@@ -365,55 +371,17 @@ def test_the_page_that_sending_loads_shows_nothing_of_the_final_state_before_its
     page.set_viewport_size({"width": 1280, "height": 900})
     player = log_in(page, live_server.url, "patient")
     match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["miner"])
-    page.add_init_script(FIRST_LOOK)
     page.add_init_script(RECORD_MOMENTS)
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     expect(page.get_by_text("your move")).to_be_visible()
-    assert page.evaluate("() => window.h3FirstLook")["board"]  # nothing to catch up: all shown
     assert page.evaluate(f"() => localStorage.getItem('h3-seen-{match.pk}')") == "0"
 
-    # The page after sending opens when the bot has played (turn 2), and the movie of
-    # turns 0 and 1 it asks for is held back while the page is looked at.
+    # The answer to the orders comes when the bot has played (turn 2).
     hold_the_page_after_sending(page, match.pk, 2)
-    held: list[Route] = []
-
-    def hold_the_movie(route: Route) -> None:
-        if "v=stale" in route.request.url:
-            held.append(route)
-        else:
-            route.continue_()
-
-    page.route(f"**/matches/{match.pk}/poll/**", hold_the_movie)
     page.get_by_role("button", name="Send orders").click()
-    note = page.locator("#catch-up")
-    expect(note).to_have_text("Catching up: 2 turns to show…")
-    expect(note).to_be_visible()
-    first = page.evaluate("() => window.h3FirstLook")
-    assert first == {
-        "catchingUp": True,
-        "note": "Catching up: 2 turns to show…",
-        "board": False,
-        "status": False,
-        "money": False,
-        "robots": False,
-        "history": False,
-        "orders": False,
-    }, first
-    while not held:
-        page.wait_for_timeout(50)
-    # Still nothing of turn 2 while the movie is on its way.
-    for hidden in ("#board-wrap svg.board", "#panel .status", "#history .turns", "#orders"):
-        expect(page.locator(hidden)).to_be_hidden()
-    expect(page.locator("#panel td.money").first).to_be_hidden()
-
-    # The movie comes: its first frame is turn 0 (the first not shown), the note is gone.
-    for route in held:
-        route.continue_()
     page.wait_for_function("() => window.h3Moments.length > 0", timeout=30_000)
     moments = page.evaluate("() => window.h3Moments")
     assert moments[0]["turn"] == 0, moments[0]
-    expect(note).to_be_hidden()
-    expect(page.locator("#board-wrap svg.board")).to_be_visible()
     settle_board(page)
     expect(page.get_by_text("your move")).to_be_visible()
     destroyed = destroyed_ids(page)
@@ -471,6 +439,7 @@ def test_the_destroyed_list_and_the_robots_table_follow_the_movie_on_a_phone(
     page.screenshot(path=str(screenshot_dir / "board-animating-phone.png"))
     page.get_by_role("button", name="Play", exact=True).click()
     page.wait_for_function("() => window.helium3Now && !window.helium3Now()", timeout=30_000)
+    assert not errors, errors
     settle_board(page)
     expect(page.get_by_text("your move")).to_be_visible()
 
@@ -493,10 +462,10 @@ def test_the_destroyed_list_and_the_robots_table_follow_the_movie_on_a_phone(
 def test_right_after_sending_the_page_asks_for_the_turn_sooner_than_its_poll(
     live_server: Any, celery_worker: Any, page: Page, settings: Any, tmp_path: Path
 ) -> None:
-    """The page that sending loads usually comes before the turn is resolved: it asks
-    again within a moment instead of at its poll's next round (3 s), and plays the turn
-    once it is resolved. The worker is held before it resolves the turn (games.faults),
-    so the page opens on the turn not resolved yet, every time."""
+    """Right after Send the turn is usually not resolved yet: the page asks again
+    within a moment instead of at its poll's next round (3 s), and plays the turn once
+    it is resolved. The worker is held before it resolves the turn (games.faults), so
+    the turn is not resolved yet when the orders are accepted, every time."""
     from games import services
 
     errors: list[str] = []
@@ -513,15 +482,19 @@ def test_right_after_sending_the_page_asks_for_the_turn_sooner_than_its_poll(
     settings.FAULT_PAUSE_AT = step
     settings.FAULT_DIR = str(tmp_path)
     try:
+        page.evaluate(
+            "() => document.addEventListener('click', e => {"
+            " if (e.target.closest('.send')) window.sentAt = performance.now(); }, true)"
+        )
         page.get_by_role("button", name="Send orders").click()
         expect(page.get_by_text("Orders are in; the turn is being resolved.")).to_be_visible()
-        # Two answers come before the page's own poll first fires (3 s after the page is
-        # ready). A request's timing is listed once its answer is in.
+        # Two answers come before the page's own poll would fire again (every 3 s). A
+        # request's timing is listed once its answer is in.
         polls = f"/matches/{match.pk}/poll/"
         asked = page.wait_for_function(
-            """p => { const ready = performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd;
-            const asked = performance.getEntriesByType('resource').filter(e => e.name.includes(p))
-              .map(e => e.startTime - ready);
+            """p => { const asked = performance.getEntriesByType('resource')
+              .filter(e => e.name.includes(p) && e.startTime > window.sentAt)
+              .map(e => e.startTime - window.sentAt);
             return asked.length >= 2 && asked; }""",
             arg=polls,
             timeout=10_000,

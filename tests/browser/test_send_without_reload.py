@@ -4,6 +4,7 @@ turn as a movie; a refusal shows beside the planner and the plan stays drawn."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -82,7 +83,7 @@ def test_send_keeps_the_page_and_its_scroll_and_the_note_goes_once_the_turn_is_r
 
 
 def test_the_note_stays_while_the_turn_is_resolved_and_goes_with_its_movie(
-    live_server: Any, celery_worker: Any, page: Page
+    live_server: Any, celery_worker: Any, page: Page, screenshot_dir: Path
 ) -> None:
     from games.models import Match
 
@@ -108,6 +109,7 @@ def test_the_note_stays_while_the_turn_is_resolved_and_goes_with_its_movie(
         page.wait_for_timeout(100)
     page.wait_for_timeout(500)
     expect(note).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / "send-orders-accepted-laptop.png"))
     hold["on"] = False
     # The movie of the two turns plays; the note goes when the board has shown them.
     page.wait_for_function(
@@ -123,7 +125,7 @@ def test_the_note_stays_while_the_turn_is_resolved_and_goes_with_its_movie(
 
 
 def test_a_refusal_shows_beside_the_planner_and_the_plan_stays(
-    live_server: Any, celery_worker: Any, page: Page
+    live_server: Any, celery_worker: Any, page: Page, screenshot_dir: Path
 ) -> None:
     log_in_and_start(page, live_server.url, "refused")
     said = plan_a_move(page, "1-5")
@@ -133,6 +135,7 @@ def test_a_refusal_shows_beside_the_planner_and_the_plan_stays(
     page.locator("#bar-send").click()
     refusal = page.locator("#board-bar .send-error")
     expect(refusal).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / "send-orders-refused-laptop.png"))
     expect(refusal).not_to_be_empty()
     assert page.evaluate("() => window.sameDocument === true")
     expect(page.get_by_text(said)).to_be_visible()

@@ -1146,6 +1146,9 @@
       if (sent) pollSoon(0);
     }
     mp.settleNotes();
+    // Orders sent and accepted: their plan is not drawn again (the next turn's
+    // board may have lost its robots); the next orders box brings a new one.
+    document.addEventListener("matchpage:accepted", function () { planner.hints = null; });
   }
   var CATCH_UP_MS = 20000;
   /* Whether this page is the answer to orders sent from it (read once). */

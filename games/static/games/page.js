@@ -510,8 +510,10 @@
         answered("refused");
         return;
       }
-      // The form stays until the poll brings the next one (its buttons off meanwhile).
+      // The form stays until the poll brings the next one (its buttons off meanwhile);
+      // a board script that plans on its own hears that its plan is gone.
       noteAccepted(data.message, data.turn);
+      document.dispatchEvent(new CustomEvent("matchpage:accepted", {detail: data}));
       // The first look always brings the page's parts anew (never "nothing changed"),
       // and in a game of steps the board too; then the form shown may be sent again.
       var poll = $("#poll[hx-get]"), first = {url: null, sent: done};
