@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import sending_orders, settle_board
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -69,10 +69,11 @@ def test_two_robots_planned_on_the_board_a_past_turn_replayed_and_the_speed_kept
     second = plan_a_move(page, "1-4")
     assert second != first
     expect(page.get_by_text(f"Robot 1-4: move to ({second[0]}, {second[1]}).")).to_be_visible()
-    page.get_by_role("button", name="Send orders").click()
+    with sending_orders(page):
+        page.get_by_role("button", name="Send orders").click()
 
     # The bot's turn plays out; then both robots stand where they were sent.
-    expect(page.get_by_text("your move")).to_be_visible(timeout=30_000)
+    expect(page.locator("#panel .your-move")).to_be_visible(timeout=30_000)
     settle_board(page)
     expect(robot(page, "1-5")).to_have_attribute("data-x", str(first[0]))
     expect(robot(page, "1-5")).to_have_attribute("data-y", str(first[1]))
