@@ -77,8 +77,8 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth is
         if back and request.user.is_authenticated and request.user.pk == user.pk:
             messages.info(
                 request,
-                f"Welcome, {user.get_username()}: your matches are yours. We sent an email "
-                f"to {user.email}; open its link to confirm the address.",
+                f"Welcome, {user.get_username()}: your matches and your record are yours. "
+                "Open the link in that email to confirm the address.",
             )
             return redirect(back)
         response: HttpResponse = super().respond_email_verification_sent(request, user)
