@@ -168,7 +168,7 @@ def test_a_new_player_signs_up_and_plays_a_short_match_on_the_board(
         assert wait_for_my_move_or_end(page)
         if amount:
             break
-    expect(page.locator("#history")).to_contain_text(re.compile(r"Robot 1-5 .*mined \d+ helium"))
+    expect(page.locator("#history")).to_contain_text(re.compile(r"Robot 1-5 .*mined [\d,]+ helium"))
     money = page.locator("#panel tr.me td.money")
     assert int(money.inner_text()) > 0
     board_shot(page, screenshot_dir, "board-mid-laptop")

@@ -491,6 +491,14 @@
     try { body = new FormData(f, e.submitter || undefined); } catch (err) { body = new FormData(f); }
     var buttons = sendButtons(f);
     f.dataset.sending = "1";
+    // From the click the panel no longer says it is the player's move: the orders are
+    // on their way (said again should they be refused).
+    var mark = $("#panel .your-move");
+    if (mark) { mark.className = "orders-going"; mark.textContent = "orders on their way"; }
+    var unmark = function () {
+      var now = $("#panel .orders-going");
+      if (now) { now.className = "your-move"; now.textContent = "your move"; }
+    };
     buttons.forEach(function (b) { b.disabled = true; });
     sendError("");
     var done = function () { delete f.dataset.sending; buttons.forEach(function (b) { b.disabled = false; }); };
@@ -498,9 +506,9 @@
       var json = (r.headers.get("Content-Type") || "").indexOf("application/json") >= 0;
       return json ? r.json() : null;
     }).then(function (data) {
-      if (!data) { done(); f.submit(); return; }
+      if (!data) { done(); unmark(); f.submit(); return; }
       if (!data.accepted) {
-        done();
+        done(); unmark();
         // The orders section as the server sees it (the orders sent, each error at its
         // field) takes the place of the one shown: the game's planner starts again
         // from it, so the plan stays (as after a plain post).
@@ -524,7 +532,7 @@
       sentAwaits = true;
       pollAfterSend(+data.turn, first, 0);
     }).catch(function () {
-      done();
+      done(); unmark();
       sendError("The orders could not be sent: no answer from the server. Try again.");
       if (hooks && hooks.sendRefused) hooks.sendRefused(null);
       answered("refused");
