@@ -98,3 +98,29 @@ def test_a_guest_signs_up_stays_in_its_match_and_comes_back_to_it_after_confirmi
     expect(page.locator("#panel .your-move")).to_be_visible()
     assert errors == []
     context.close()
+
+
+ACCOUNT_PAGES = {
+    "login": "/accounts/login/",
+    "signup": "/accounts/signup/",
+    "password-reset": "/accounts/password/reset/",
+}
+
+
+def test_the_account_pages_wear_the_sites_look_in_both_themes_on_laptop_and_phone(
+    live_server: Any, browser: Browser, screenshot_dir: Path
+) -> None:
+    for size, viewport in SIZES.items():
+        for theme in ("light", "dark"):
+            context = browser.new_context(viewport=viewport, color_scheme=theme)  # type: ignore[arg-type]
+            page = context.new_page()
+            for name, path in ACCOUNT_PAGES.items():
+                page.goto(f"{live_server.url}{path}")
+                # The site's own header and footer around allauth's form.
+                expect(page.locator("header.site-header .brand")).to_be_visible()
+                expect(page.locator("footer")).to_be_visible()
+                expect(page.locator("main form").first).to_be_visible()
+                page.screenshot(
+                    path=str(screenshot_dir / f"account-{name}-{size}-{theme}.png"), full_page=True
+                )
+            context.close()
