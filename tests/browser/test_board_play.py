@@ -71,7 +71,9 @@ def best_highlighted_cell(page: Page) -> tuple[Any, int]:
     cells = page.locator("svg.board .hl rect")
     expect(cells.first).to_be_visible()
     labels = cells.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
-    amounts = [int(re.search(r"helium (\d+)", label).group(1)) for label in labels]
+    amounts = [
+        int(re.search(r"helium ([\d,]+)", label).group(1).replace(",", "")) for label in labels
+    ]
     best = amounts.index(max(amounts))
     return cells.nth(best), amounts[best]
 
@@ -170,7 +172,7 @@ def test_a_new_player_signs_up_and_plays_a_short_match_on_the_board(
             break
     expect(page.locator("#history")).to_contain_text(re.compile(r"Robot 1-5 .*mined [\d,]+ helium"))
     money = page.locator("#panel tr.me td.money")
-    assert int(money.inner_text()) > 0
+    assert int(money.inner_text().replace(",", "")) > 0
     board_shot(page, screenshot_dir, "board-mid-laptop")
 
     # Then pass until the battle clock runs out (the last wait said it is my move).
