@@ -28,9 +28,11 @@ def shoot(page: Page, folder: Path, name: str) -> None:
 
 def play_a_turn(page: Page, match_id: int) -> None:
     """Send the turn's orders (none: the robots wait) and wait for the bots' answer."""
+    # The bots play their seats' turns one after another: wait for this seat's move.
+    expect(page.locator("#panel .your-move")).to_be_visible(timeout=60_000)
     settle_board(page)
-    turn = Match.objects.get(pk=match_id).turn_number
     expect(page.locator("#panel .your-move")).to_be_visible()
+    turn = Match.objects.get(pk=match_id).turn_number
     page.locator("button.send:visible").first.click()
     end = time.monotonic() + 60
     while Match.objects.get(pk=match_id).turn_number <= turn:
