@@ -453,6 +453,7 @@ def match_replay_page(request: HttpRequest, match_id: int) -> HttpResponse:
             ),
             "timing": shown.timing,
             "legend_template": shown.legend_template,
+            "legend_seats": sorted(labels),
             "figures": shown.figures(match, {**final, "viewer": None}, replay=True),
             # Drawn only by a page that shows it (the template calls it).
             "final_board": lambda: shown.board(

@@ -301,3 +301,11 @@ def test_the_match_page_with_its_script_and_styles_weighs_under_100_kb(
     # WhiteNoise serves them.
     total = len(html) + sum(_static_gzip_size(a.decode()) for a in assets)
     assert total < 100_000, total
+
+
+def test_the_replay_pages_legend_lists_only_the_seats_of_the_match(finished, spectator):
+    html = client_for(spectator).get(_url("match-replay-page", finished)).content.decode()
+    legends = re.findall(r'<details class="legend[^"]*">.*?</details>', html, re.S)
+    assert legends, "no legend"
+    for legend in legends:
+        assert [int(n) for n in re.findall(r"Seat (\d):", legend)] == [1, 3]
