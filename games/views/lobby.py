@@ -45,7 +45,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "open_matches": selectors.lobby_open_matches(),
             "my_matches": mine,
             # Shown first, above the games: what the player came back for.
-            "your_move": [m for m in mine if getattr(m, "my_move", False)],
+            # Not "your_move": that is the navigation badge's (games.context_processors).
+            "waiting_for_you": [m for m in mine if getattr(m, "my_move", False)],
             "my_other_matches": [m for m in mine if not getattr(m, "my_move", False)],
             "finished_matches": selectors.lobby_finished_matches(signed_in_user(request)),
             "games": catalog.cards(),

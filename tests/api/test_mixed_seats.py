@@ -33,7 +33,8 @@ def test_the_api_seat_gets_no_email_and_the_persons_seat_does(api, player, oppon
         for user in (player, opponent)
     }
     assert kinds["alice"] == set()
-    assert kinds["bob"] == {"match_started", "your_turn"}
+    # Bob's join started the match, on its page: no "Match started" for him.
+    assert kinds["bob"] == {"your_turn"}
     assert {m.to[0] for m in mailoutbox} == {"bob@example.com"}
 
 

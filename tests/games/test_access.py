@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
@@ -321,9 +322,10 @@ def test_an_anonymous_visitor_cannot_follow_a_private_match(player, opponent, na
     assert response.status_code in (302, 403)
     if response.status_code == 302:
         assert response["Location"].startswith(LOGIN)
-    # Nothing of the match (its robots); the site's footer names its games, one of
-    # them the robot arena.
-    assert b"robot" not in response.content.lower().split(b'<footer class="site-footer">')[0]
+    # Nothing of the match (its robots); the site's name ("Robot Turns") and the
+    # footer, which names its games (one of them the robot arena), aside.
+    page = response.content.decode().split('<footer class="site-footer">')[0]
+    assert "robot" not in page.replace(settings.SITE_NAME, "").lower()
 
 
 # A turn at once (the test ruleset rps): the player's stored orders are a secret
