@@ -88,6 +88,10 @@ def site(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         HELIUM3_PORT=str(port),
         HELIUM3_VAR_DIR=str(tmp_path / "var"),
         CLOCK_SWEEP_SECONDS="2",
+        # "Your turn" goes out at once, so the run's mail folder gets one in the test's
+        # time ("Play now" mails no "Match started" to the player who pressed it).
+        YOUR_TURN_EMAIL_AFTER_SECONDS="0",
+        YOUR_TURN_EMAIL_TURN_FRACTION="0",
         PYTHONUNBUFFERED="1",
     )
     log = tmp_path / "make-run.log"
@@ -169,7 +173,10 @@ def test_make_run_serves_the_embedded_site_with_a_real_worker_and_clock(
     # Everything lives under the run's own folder: the SQLite database, the queue, mail.
     var = tmp_path / "var"
     assert (var / "db.sqlite3").exists() and (var / "celery").is_dir()
-    # The match-started email, sent by the worker from the email queue; its links
+    # The your-turn email, sent by the worker from the email queue; its links
     # point at the site as it runs (HELIUM3_PORT), not at a default port.
+    wait_logged(
+        lambda: (var / "mail").is_dir() and any((var / "mail").iterdir()), 30, "a mail", log
+    )
     mail = "".join(path.read_text() for path in (var / "mail").iterdir())
     assert f"{base}{detail}" in mail
