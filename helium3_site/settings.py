@@ -408,9 +408,7 @@ LOGGING = {
     # A refusal is one line, as every other 4xx (no PermissionDenied traceback): on the
     # request log, for every handler, and on the web log's own handler, for what
     # reaches it from elsewhere (django.security.*'s 400s).
-    "handlers": {
-        "console": {"class": "logging.StreamHandler", "filters": ["refusal_one_line"]}
-    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusal_one_line"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "axes": {"level": "WARNING"},
