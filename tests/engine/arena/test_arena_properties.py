@@ -75,7 +75,7 @@ def test_properties_every_resolution_keeps_the_rules_invariants(seed: int, bots:
 
 
 @pytest.mark.parametrize(("seed", "bots"), MATCHES)
-def test_properties_events_show_a_seat_only_its_own_scans_moves_and_shots(
+def test_properties_events_show_a_seat_only_its_own_scans_moves_and_shots_and_a_spectator_public_ones(
     seed: int, bots: list[str]
 ) -> None:
     for _, _, applied in entries(seed, bots):
@@ -85,8 +85,17 @@ def test_properties_events_show_a_seat_only_its_own_scans_moves_and_shots(
                     assert event["seat"] == seat
                 if event["type"] in ("hit", "damage"):
                     assert event["seat"] == seat and "from" not in event
+        # A spectator of a running match hears only the public events (a build names
+        # no part); once the match is over, everyone hears every event.
         spectator = engine.events_view(applied.events, None, ruleset="arena")
-        assert spectator == applied.events
+        public = [
+            e for e in applied.events if e["type"] in ("built", "turn_end", "destroyed", "over")
+        ]
+        assert [e["type"] for e in spectator] == [e["type"] for e in public]
+        assert all(e["parts"] == {} for e in spectator if e["type"] == "built")
+        assert (
+            engine.events_view(applied.events, None, over=True, ruleset="arena") == applied.events
+        )
 
 
 @pytest.mark.parametrize(("seed", "bots"), MATCHES[:3])
