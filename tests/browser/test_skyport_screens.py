@@ -6,6 +6,7 @@ the theme asked for."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +28,15 @@ THEMES = ("light", "dark")
 def played_to(match: Match, user: Any, turns: int) -> Match:
     """The player sends the default loadout, then passes while the bots play, until
     `turns` turns were played or the match ends."""
-    for _ in range(400):
+    for _ in range(2000):
         drain(match, emails=False)
         match.refresh_from_db()
         if match.status == Match.Status.FINISHED or match.turn_number >= turns:
             return match
+        if 1 not in match.state.get("awaiting", []):
+            # The browser tests' worker may still be resolving a bot's turn: wait for it.
+            time.sleep(0.05)
+            continue
         orders = {"loadout": ["laser", "mortar"]} if match.turn_number == 0 else {"actions": []}
         services.orders_submit(match_id=match.pk, user=user, turn=match.turn_number, orders=orders)
     raise AssertionError("the match did not get that far")
