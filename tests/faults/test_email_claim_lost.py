@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from typing import Any
 
 import pytest
 from faults_reconcile import make_player, match_against_a_bot, reconcile, sent_mail, wait_settled
@@ -32,15 +33,17 @@ FAST_STALE = {"EMAIL_CLAIM_STALE_SECONDS": str(STALE_SECONDS), "EMAIL_TIMEOUT": 
 
 @pytest.mark.parametrize("kill", ["process", "worker"])
 def test_an_email_whose_worker_died_between_claim_and_send_is_sent_once_after_the_sweep(
-    stack: Stack, kill: str
+    stack: Stack, kill: str, settings: Any
 ) -> None:
+    settings.YOUR_TURN_EMAIL_AFTER_SECONDS = 0
     stack.beat(period=0.5, wait=False)
     worker = stack.worker("w0", acks_late=True, pause_at="email_claimed", **FAST_STALE)
     player = make_player("mailed")
-    # The match starts at once (against a bot): "match started" is queued on commit,
-    # on the email queue. ("Your turn" waits minutes: this player is away.)
+    # The match starts at once (against a bot): "Your turn" (at once here; the player
+    # is away) is queued on commit, on the email queue. The player's own click started
+    # the match, so there is no "Match started".
     match = match_against_a_bot(player)
-    row = Notification.objects.get(match=match, user=player, kind="match_started")
+    row = Notification.objects.get(match=match, user=player, kind="your_turn")
 
     paused_pid = stack.wait_paused("email_claimed")
     if kill == "process":
@@ -66,7 +69,7 @@ def test_an_email_whose_worker_died_between_claim_and_send_is_sent_once_after_th
     assert row.claimed_at is not None
     assert (row.claimed_at - claimed_at).total_seconds() >= STALE_SECONDS
     assert row.attempts == 2
-    [email] = [m for m in sent_mail(stack.mail_dir) if "has started" in str(m["Subject"])]
+    [email] = [m for m in sent_mail(stack.mail_dir) if "Your turn" in str(m["Subject"])]
     assert str(email["To"]) == player.email
 
     # More sweeps change nothing: the email went once, and nothing is left claimed.
