@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import signal
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -45,6 +46,8 @@ AFTER_COMMIT = ("resolve_committed", "resolve_done")
 EMAIL = ("email_claimed", "email_sent")
 STEPS = BEFORE_COMMIT + AFTER_COMMIT + EMAIL
 
+AT_ONCE = {"YOUR_TURN_EMAIL_AFTER_SECONDS": "0"}
+
 KILLS = [("process", True), ("process", False), ("worker", True), ("worker", False)]
 
 
@@ -54,10 +57,13 @@ KILLS = [("process", True), ("process", False), ("worker", True), ("worker", Fal
     ids=["process-acks_late", "process-acks_early", "worker-acks_late", "worker-acks_early"],
 )
 def test_a_worker_killed_at_each_step_leaves_every_turn_resolved_exactly_once(
-    stack: Stack, kill: str, acks_late: bool
+    stack: Stack, kill: str, acks_late: bool, settings: Any
 ) -> None:
+    # "Your turn" at once, here and in the workers: the emails the email steps stop
+    # at (the player's own click started the match, so it has no "Match started").
+    settings.YOUR_TURN_EMAIL_AFTER_SECONDS = 0
     stack.beat(period=0.5, wait=False)
-    worker = stack.worker("w0", acks_late=acks_late, pause_at="*")
+    worker = stack.worker("w0", acks_late=acks_late, pause_at="*", **AT_ONCE)
     killed_emails = 0
     for number, step in enumerate(STEPS, start=1):
         stack.arm(step)
@@ -95,7 +101,7 @@ def test_a_worker_killed_at_each_step_leaves_every_turn_resolved_exactly_once(
 
         if kill == "worker":
             assert not worker.alive()
-            worker = stack.worker(f"w{number}", acks_late=acks_late, pause_at="*")
+            worker = stack.worker(f"w{number}", acks_late=acks_late, pause_at="*", **AT_ONCE)
         else:
             assert worker.alive(), step  # the main process lives on, with a new pool process
 
