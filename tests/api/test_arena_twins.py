@@ -17,7 +17,6 @@ from django.db import transaction
 from site_support import drain
 
 from games import services
-from games.api.stream import Session, encode, read_digests
 from games.models import Match
 
 BUILDS = {1: ["engine3", "radar1", "gun"], 2: ["engine1", "radar1", "shield3"]}
@@ -79,6 +78,10 @@ def _play(
     """Inside a savepoint rolled back after it: the builds, then seat 1's plan and end.
     For each watcher's API answers and each seat's stream: what it was told after each
     step of the turn (the set of them) and once the turn ended."""
+    # Imported here, not at collection: the API's schema lists the rulesets registered
+    # when it loads, and the test rulesets are registered when the session starts.
+    from games.api.stream import Session, encode, read_digests
+
     during: dict[str, set[bytes]] = {name: set() for name in [*watchers, "stream 1", "stream 2"]}
     after: dict[str, bytes] = {}
     savepoint = transaction.savepoint()
