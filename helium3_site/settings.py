@@ -127,10 +127,11 @@ MIDDLEWARE = [
     # Outermost, so that every error under /api/v1/ leaves as a JSON error object.
     "games.api.middleware.ApiErrorBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # Pages and JSON go out gzipped to a browser that asks (a finished 50 x 50 Halite
-    # page is 367 KB as text). Django's gzip adds random bytes against BREACH, and the
-    # CSRF token is masked per response. Static files are WhiteNoise's (below).
-    "django.middleware.gzip.GZipMiddleware",
+    # Pages go out gzipped to a browser that asks (a finished 50 x 50 Halite page is
+    # 367 KB as text); the bot API's JSON is left as it is. Django's gzip adds random
+    # bytes against BREACH, and the CSRF token is masked per response. Static files
+    # are WhiteNoise's (below).
+    "helium3_site.gzip.PageGZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
