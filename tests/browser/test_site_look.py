@@ -192,3 +192,87 @@ def test_the_main_pages_in_both_themes_on_a_laptop_and_a_phone(
         expect(menu).to_be_hidden()
     assert not errors, errors
     page.context.close()
+
+
+# Every link, menu button and control of the header, each as the page lays it out:
+# the ones that are not inside the window (or not shown at all) by name. A link in a
+# closed menu is reached through its button, which is checked instead.
+HEADER_OUT_OF_REACH = """() => {
+  const out = [];
+  const controls = document.querySelectorAll(
+    '.site-header a, .site-header summary, .site-header select, .site-header button');
+  for (const el of controls) {
+    const menu = el.closest('details');
+    if (menu && !menu.open && el.tagName !== 'SUMMARY') continue;
+    const name = (el.getAttribute('aria-label') || el.textContent || el.id).trim().replace(/\\s+/g, ' ');
+    const r = el.getBoundingClientRect(), style = getComputedStyle(el);
+    if (r.width < 1 || r.height < 1 || style.visibility === 'hidden') { out.push(name + ': not shown'); continue; }
+    if (r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
+      out.push(`${name}: at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+  }
+  return out;
+}"""
+
+
+def _out_of_reach(page: Page) -> list[str]:
+    # The theme switch shows once the site's script runs (it does nothing without it).
+    expect(page.locator(".theme-switch")).to_be_visible()
+    return page.evaluate(HEADER_OUT_OF_REACH)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_header_item_is_inside_a_phones_window_on_every_page(
+    live_server: Any, browser: Browser, screenshot_dir: Path, theme: str
+) -> None:
+    from allauth.account.models import EmailAddress, EmailConfirmationHMAC
+
+    base = live_server.url
+    player = UserFactory(username="wanderer")
+    mine = services.match_play_now(user=player, ruleset="helium3")
+    newcomer = UserFactory(username="newcomer", email="newcomer@example.com")
+    EmailAddress.objects.filter(user=newcomer).update(verified=False)
+    address = EmailAddress.objects.get(user=newcomer, email=newcomer.email)
+    confirm_key = EmailConfirmationHMAC(address).key
+    visitor_pages = {
+        "home": "/",
+        "match as a spectator": f"/matches/{mine.pk}/",
+        "games": "/games/",
+        "log in": "/accounts/login/",
+        "sign up": "/accounts/signup/",
+        "password reset": "/accounts/password/reset/",
+        "email sent": "/accounts/confirm-email/",
+        "email confirm": f"/accounts/confirm-email/{confirm_key}/",
+    }
+    player_pages = {
+        "lobby": "/",
+        "match": f"/matches/{mine.pk}/",
+        "watch": "/watch/",
+        "email": "/accounts/email/",
+        "password": "/accounts/password/change/",
+    }
+    options = {"viewport": PHONE, "color_scheme": theme}
+    visitor = browser.new_context(**options).new_page()
+    member = signed_in(browser, player, base, **options)
+    found: dict[str, list[str]] = {}
+    for page, pages in ((visitor, visitor_pages), (member, player_pages)):
+        for name, path in pages.items():
+            page.goto(base + path)
+            expect(page.locator("main")).to_be_visible()
+            assert background(page) == (DARK_BG if theme == "dark" else LIGHT_BG), name
+            out = _out_of_reach(page)
+            if out:
+                found[name] = out
+    assert found == {}
+    # A visitor's header offers both ways in; a player's menu opens inside the window.
+    visitor.goto(f"{base}/accounts/login/")
+    header = visitor.locator(".site-header")
+    expect(header.get_by_role("link", name="Log in")).to_be_visible()
+    expect(header.get_by_role("link", name="Sign up")).to_be_visible()
+    visitor.screenshot(path=str(screenshot_dir / f"look-header-log-in-{theme}-phone.png"))
+    member.goto(f"{base}/accounts/email/")
+    member.locator("details.user-menu > summary").click()
+    expect(member.locator("details.user-menu > ul")).to_be_visible()
+    assert _out_of_reach(member) == []
+    member.screenshot(path=str(screenshot_dir / f"look-header-menu-{theme}-phone.png"))
+    visitor.context.close()
+    member.context.close()
