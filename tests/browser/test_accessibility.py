@@ -180,15 +180,16 @@ def played_to(match: Match, turns: int) -> Match:
 
 
 def click_first(*selectors: str) -> Callable[[Page], None]:
-    """Open the planner: click the first of these that is on the page and enabled."""
+    """Open the planner: click the first element on the page, in the page's order, that
+    one of these selectors matches and that is shown and not disabled, waiting for one
+    (a turn's animation may still hide them). The click itself waits until it can land,
+    and looks again if the element it found is taken away first."""
 
     def open_planner(page: Page) -> None:
-        for selector in selectors:
-            for found in page.locator(selector).all():
-                if found.is_visible() and found.is_enabled():
-                    found.click()
-                    return
-        raise AssertionError(f"nothing to open the planner with: {selectors}")
+        usable = ", ".join(f"{selector}:not([disabled])" for selector in selectors)
+        wanted = page.locator(usable).filter(visible=True).first
+        expect(wanted).to_be_visible(timeout=20_000)
+        wanted.click()
 
     return open_planner
 
