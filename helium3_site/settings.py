@@ -121,6 +121,7 @@ INSTALLED_APPS = [
     "games",
     "games.guests",
     "games.compete",
+    "games.ladder",
 ]
 
 MIDDLEWARE = [
@@ -356,6 +357,12 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Guests nobody claimed within a week go (games/guests/services.py).
     "guests-cleanup": {"task": "games.guests.tasks.guests_cleanup_task", "schedule": 3600.0},
+    # Challenges past their time expire; a challenged player who is away is emailed.
+    "challenges-sweep": {
+        "task": "games.compete.tasks.challenges_sweep_task",
+        "schedule": CLOCK_SWEEP_SECONDS,
+        "options": {"expires": CLOCK_SWEEP_SECONDS},
+    },
 }
 # The home page's showcase match: its bots' next move is checked this often (0: off).
 SHOWCASE_STEP_SECONDS = env_float("SHOWCASE_STEP_SECONDS", 2.0, minimum=0)
@@ -365,6 +372,23 @@ if SHOWCASE_STEP_SECONDS:
         "schedule": SHOWCASE_STEP_SECONDS,
         "options": {"expires": SHOWCASE_STEP_SECONDS},
     }
+# The bot ladder (games/ladder): a round of matchmaking every LADDER_INTERVAL_SECONDS
+# while fewer than LADDER_MATCHES_PER_BOT of a bot's ladder matches run; a ladder
+# match's turn lasts LADDER_TURN_SECONDS, which the ladder's clock keeps.
+LADDER_INTERVAL_SECONDS = _positive_float("LADDER_INTERVAL_SECONDS", 30.0)
+LADDER_MATCHES_PER_BOT = _positive_int("LADDER_MATCHES_PER_BOT", 2)
+LADDER_TURN_SECONDS = _positive_int("LADDER_TURN_SECONDS", 10)
+LADDER_CLOCK_SECONDS = min(CLOCK_SWEEP_SECONDS, max(1.0, LADDER_TURN_SECONDS / 4))
+CELERY_BEAT_SCHEDULE["ladder-round"] = {
+    "task": "games.ladder.tasks.ladder_round_task",
+    "schedule": LADDER_INTERVAL_SECONDS,
+    "options": {"expires": LADDER_INTERVAL_SECONDS},
+}
+CELERY_BEAT_SCHEDULE["ladder-clock"] = {
+    "task": "games.ladder.tasks.ladder_clock_task",
+    "schedule": LADDER_CLOCK_SECONDS,
+    "options": {"expires": LADDER_CLOCK_SECONDS},
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- the game ------------------------------------------------------------------------
@@ -375,6 +399,8 @@ MISSED_TURNS_BEFORE_BOT = _positive_int("MISSED_TURNS_BEFORE_BOT", 3)
 STANDIN_BOT = env.str("STANDIN_BOT", default="random")
 # Ratings (games/compete): a rating not played for this many days leaves the leaderboards.
 RATING_ACTIVE_DAYS = _positive_int("RATING_ACTIVE_DAYS", 90)
+# A challenge not answered within this many seconds expires (a day).
+CHALLENGE_EXPIRE_SECONDS = _positive_int("CHALLENGE_EXPIRE_SECONDS", 24 * 3600)
 
 # --- fault tests only (games/faults.py) ------------------------------------------------
 # Empty in production. A fault test names a step here to pause the first process

@@ -21,5 +21,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("api/v1/", include("games.api.urls")),
     path("", include("games.compete.urls")),
+    path("", include("games.ladder.urls")),
     path("", include("games.urls")),
 ]

@@ -9,6 +9,7 @@ from games.api import errors
 from games.api.auth import TokenAuth
 from games.api.matches import router as matches_router
 from games.compete.api import router as compete_router
+from games.ladder.api import router as ladder_router
 
 DESCRIPTION = """\
 Play Helium 3 from a program. Create a token on the site (Settings → API tokens) or
@@ -34,3 +35,4 @@ api = NinjaAPI(
 errors.install(api)
 api.add_router("/", matches_router)
 api.add_router("/", compete_router)
+api.add_router("/", ladder_router)
