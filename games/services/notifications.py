@@ -9,6 +9,13 @@ Bots have no user and get nothing; a kind the user switched off is never created
 and is skipped if it was switched off after the row was made. A seat driven
 through the bot API gets none either.
 
+An address waiting for its confirmation link (a guest who signed up and has not
+clicked it yet) is sent nothing from here: the confirmation email, which allauth
+sends, is the only one it gets. The rows made meanwhile are skipped when their
+time comes; once the address is confirmed the emails go as to everyone. An
+address allauth never saw (an account made in the admin or with createsuperuser)
+was typed by the site's operator and counts as confirmed.
+
 "Your turn" is for a player who is away: its row is due a while after the turn
 began (your_turn_delay) and the clock sweep queues it then; it is sent only if
 the turn is still that player's and the player has not opened the match since
@@ -24,6 +31,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import caches
@@ -200,11 +208,24 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> b
     return True
 
 
+def address_confirmed(user: User) -> bool:
+    """Whether the user's address may be sent email: allauth holds it confirmed, or
+    holds no record of it at all (an operator typed it)."""
+    verified = list(
+        EmailAddress.objects.filter(user=user, email__iexact=user.email).values_list(
+            "verified", flat=True
+        )
+    )
+    return not verified or any(verified)
+
+
 def _still_wanted(row: Notification) -> bool:
     """Whether the email should still go, checked when it is sent."""
     user = row.user
     if not user.email or not user.is_active or not wants(user, row.kind):
         return False
+    if not address_confirmed(user):
+        return False  # not yet: the confirmation link is the only email it gets
     seat = Seat.objects.filter(match=row.match, user=user).first()
     if seat is not None and seat.api:
         return False  # the seat went to a program since the row was made

@@ -312,3 +312,54 @@ def test_nobody_signs_up_with_a_name_the_site_gives_guests_and_its_bots(name):
     assert response.status_code == 200
     assert "kept for the site" in response.content.decode()
     assert not User.objects.filter(username__iexact=name).exists()
+
+
+def _pass_until_my_turn_again(match: Match, user) -> None:
+    match.refresh_from_db()
+    services.orders_submit(match_id=match.pk, user=user, turn=match.turn_number, actions=[])
+    drain(match)
+    assert Seat.objects.get(match=match, user=user).number == match.to_move
+
+
+def test_an_ex_guest_is_sent_nothing_but_the_confirmation_until_it_confirms(mailoutbox):
+    client, match = _play_as_guest()
+    guest = _guest_of(match)
+    client.post(
+        reverse("games:guest-signup"),
+        {"username": "io", "email": "io@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    account = User.objects.get(pk=guest.pk)
+    assert account.email == "io@example.com" and not EmailAddress.objects.get(user=account).verified
+    assert [m.subject for m in mailoutbox] == ["[Robot Turns] Please Confirm Your Email Address"]
+    # Away while the bots play, its turn comes round: the "Your turn" waits for the
+    # confirmation, and so does the result of a match that ends meanwhile.
+    _pass_until_my_turn_again(match, account)
+    short = services.match_create(
+        creator=account, seat_count=2, bots=["random"], length_ms=1_000, turn_seconds=3600
+    )
+    services.orders_submit(match_id=short.pk, user=account, turn=0, actions=[])
+    drain(short)
+    assert short.status == Match.Status.FINISHED
+    held = Notification.objects.filter(user=account)
+    assert {row.kind for row in held} >= {"your_turn", "match_over"}
+    assert all(row.status == Notification.Status.SKIPPED for row in held)
+    assert len(mailoutbox) == 1
+    # Confirmed: its next turn is emailed as anybody's.
+    link = re.search(r"http://testserver(/accounts/confirm-email/\S+/)", mailoutbox[0].body)
+    assert client.post(link.group(1)).status_code == 302
+    _pass_until_my_turn_again(match, account)
+    assert [m.to for m in mailoutbox[1:]] == [["io@example.com"]]
+    assert "turn" in mailoutbox[1].subject.lower()
+    sent = Notification.objects.get(user=account, status=Notification.Status.SENT)
+    assert sent.kind == "your_turn" and sent.match_id == match.pk
+
+
+def test_an_address_allauth_never_saw_is_sent_email_as_a_confirmed_one(player, mailoutbox):
+    from games.services.notifications import address_confirmed
+
+    EmailAddress.objects.filter(user=player).delete()  # made in the admin, say
+    assert address_confirmed(player)
+    EmailAddress.objects.create(user=player, email=player.email.upper(), verified=False)
+    assert not address_confirmed(player)
+    EmailAddress.objects.filter(user=player).update(verified=True)
+    assert address_confirmed(player)
