@@ -9,7 +9,7 @@ from engine.errors import ShapeError
 from engine.skyport.fog import events_view, view
 from engine.skyport.orders import read_actions, read_envelope, read_loadout
 from engine.skyport.resolve import resolve_loadouts, resolve_turn
-from engine.skyport.state import DEFAULT_ROUNDS, State, new_state, parse
+from engine.skyport.state import DEFAULT_ROUNDS, State, checked, copy_state, new_state, parse
 
 __all__ = [
     "DEFAULT_LOADOUT", "DEFAULT_MAP", "apply", "awaiting", "check", "default_orders",
@@ -58,27 +58,27 @@ def apply(state: Any, orders: Any) -> Applied:
 
 def check(state: Any, orders: Any) -> None:
     """Raise EngineError unless this seat's orders would be accepted now."""
-    current = parse(state)
+    current = checked(state)
     if current["phase"] == "loadout" and not current["over"]:
         read_envelope(current, orders)
         read_loadout(orders["loadout"])
         return
-    _resolve(current, orders)
+    _resolve(copy_state(current), orders)
 
 
 def default_orders(state: Any, seat: int) -> dict[str, Any]:
     """A seat that gave no orders: the first two weapons in the loadout phase, then a
     turn with no action (which costs 10 points)."""
-    current = parse(state)
+    current = checked(state)
     if current["phase"] == "loadout":
         return {"seat": seat, "turn": current["turn"], "loadout": DEFAULT_LOADOUT[:]}
     return {"seat": seat, "turn": current["turn"], "actions": []}
 
 
 def awaiting(state: Any) -> list[int]:
-    seats: list[int] = parse(state)["awaiting"]
-    return seats
+    seats: list[int] = checked(state)["awaiting"]
+    return seats[:]
 
 
 def scores(state: Any) -> dict[str, int | float]:
-    return dict(parse(state)["scores"])
+    return dict(checked(state)["scores"])

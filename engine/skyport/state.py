@@ -3,13 +3,15 @@ the checks a state from outside must pass before a turn is resolved on it.
 
 The state stays the plain JSON object the spec shows; `parse` checks every field and
 their agreement (a body or a living robot on a passable tile or its spawn, no two on
-one tile, resources only on resource tiles) and returns a deep copy to work on.
+one tile, resources only on resource tiles); `parse` returns a deep copy to work on,
+`checked` the state itself, for reading only.
 """
 
 from __future__ import annotations
 
 import copy
 import random
+from functools import lru_cache
 from typing import Any
 
 from engine.core import OptionError
@@ -119,7 +121,60 @@ def _bool(value: Any, what: str) -> bool:
     return value
 
 
+_RESOURCE_SET = frozenset(RESOURCES)
+
+
+def _player_ok(data: Any, size: int, tiles: list[str], phase: str) -> bool:
+    """Whether `_player` would pass `data`, found without building its messages (the
+    usual case); False sends the player through `_player` for the exact message."""
+    if type(data) is not dict:
+        return False
+    get = data.get
+    seat, j, k, spawn, health = get("seat"), get("j"), get("k"), get("spawn"), get("health")
+    dead, respawn_next, weapons, held = (
+        get("dead"),
+        get("respawn_next"),
+        get("weapons"),
+        get("resources"),
+    )
+    if not (
+        type(seat) is int
+        and 1 <= seat <= 8
+        and type(j) is int
+        and 0 <= j < size
+        and type(k) is int
+        and 0 <= k < size
+        and type(spawn) is list
+        and len(spawn) == 2
+        and type(health) is int
+        and 0 <= health <= START_HEALTH
+        and type(get("score")) is int
+        and type(dead) is bool
+        and type(respawn_next) is bool
+        and dead == (health == 0)
+        and (dead or not respawn_next)
+        and type(weapons) is dict
+        and type(held) is dict
+    ):
+        return False
+    sj, sk = spawn
+    if not (type(sj) is int and 0 <= sj < size and type(sk) is int and 0 <= sk < size):
+        return False
+    if tiles[sj][sk] != "S" or ((j != sj or k != sk) and tiles[j][k] not in PASSABLE):
+        return False
+    if len(weapons) != (0 if phase == "loadout" else 2):
+        return False
+    for name, level in weapons.items():
+        if name not in WEAPONS or type(level) is not int or not 1 <= level <= 3:
+            return False
+    if held.keys() != _RESOURCE_SET:
+        return False
+    return all(type(amount) is int and amount >= 0 for amount in held.values())
+
+
 def _player(data: Any, size: int, tiles: list[str], phase: str) -> None:
+    if _player_ok(data, size, tiles, phase):
+        return
     if not isinstance(data, dict):
         raise StateError("Each player is an object.")
     seat = _int(data.get("seat"), "A player's seat", 1, 8)
@@ -157,22 +212,77 @@ def _player(data: Any, size: int, tiles: list[str], phase: str) -> None:
 
 def parse(state: Any) -> State:
     """A checked deep copy of `state`; raises StateError on anything inconsistent."""
-    if not isinstance(state, dict) or state.get("ruleset") != RULESET:
-        raise StateError("A Skyport state is an object with ruleset 'skyport'.")
-    size = _int(state.get("size"), "size", 2, 99)
-    tiles = state.get("tiles")
-    if (
-        not isinstance(tiles, list)
-        or len(tiles) != size
-        or any(not isinstance(r, str) or len(r) != size or set(r) - TILE_LETTERS for r in tiles)
-    ):
-        raise StateError(f"tiles are {size} strings of {size} tile letters.")
-    phase = state.get("phase")
-    if phase not in ("loadout", "play"):
-        raise StateError("phase is 'loadout' or 'play'.")
-    resources = state.get("resources")
-    if not isinstance(resources, dict):
-        raise StateError("resources is an object keyed 'j,k'.")
+    return copy_state(checked(state))
+
+
+_ATOMS = (int, str, bool, float, type(None))
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts, lists and atoms), as `copy.deepcopy` makes
+    it but without its memo, which a JSON tree does not need."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else _copy(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else _copy(v) for v in value]
+    return copy.deepcopy(value)
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of a checked state, to resolve on: the tiles are strings (a new
+    list of the same strings), the resources whole numbers (a new dict), the rest is
+    copied as JSON."""
+    out: State = {}
+    for key, value in state.items():
+        if type(value) in _ATOMS:
+            out[key] = value
+        elif key in _FLAT:
+            out[key] = value.copy()
+        elif key == "players":
+            out[key] = [_copy_player(p) for p in value]
+        else:
+            out[key] = _copy(value)
+    return out
+
+
+# Checked fields whose items are strings or numbers: a shallow copy is a deep one.
+_FLAT = frozenset({"tiles", "resources", "order", "awaiting", "winners", "scores"})
+_PLAYER_KEYS = 10  # seat, j, k, spawn, health, score, dead, respawn_next, weapons, resources
+
+
+def _copy_player(player: dict[str, Any]) -> dict[str, Any]:
+    """A checked player's deep copy: its spawn, weapons and resources hold numbers."""
+    if len(player) != _PLAYER_KEYS:
+        copied: dict[str, Any] = _copy(player)  # fields of its own besides the checked ones
+        return copied
+    return {
+        **player,
+        "spawn": player["spawn"][:],
+        "weapons": player["weapons"].copy(),
+        "resources": player["resources"].copy(),
+    }
+
+
+@lru_cache(maxsize=64)
+def _resource_keys(tiles: tuple[str, ...]) -> frozenset[str]:
+    """The 'j,k' key of every resource tile of a map's rows."""
+    return frozenset(
+        f"{j},{k}"
+        for j, row in enumerate(tiles)
+        for k, letter in enumerate(row)
+        if letter in RESOURCE_OF_TILE
+    )
+
+
+def _check_resources(resources: dict[Any, Any], tiles: list[str], size: int) -> None:
+    """Every resource tile has a count of 1 or 2 in `resources`, under its 'j,k' key,
+    and nothing else is there. The usual state has exactly the canonical keys, found
+    from a table per map; any other is checked key by key, for the exact message."""
+    if resources.keys() == _resource_keys(tuple(tiles)):
+        for left in resources.values():
+            _int(left, "A tile's resources", 1, PER_TILE)
+        return
     for key, left in resources.items():
         parts = key.split(",") if isinstance(key, str) else []
         if len(parts) != 2 or not all(p.isdigit() for p in parts):
@@ -185,6 +295,29 @@ def parse(state: Any) -> State:
         for k, letter in enumerate(row):
             if letter in RESOURCE_OF_TILE and f"{j},{k}" not in resources:
                 raise StateError(f"Resource tile {j},{k} has no count in resources.")
+
+
+def checked(state: Any) -> State:
+    """`state` itself once checked (not a copy: for reading only); raises StateError
+    on anything inconsistent."""
+    if not isinstance(state, dict) or state.get("ruleset") != RULESET:
+        raise StateError("A Skyport state is an object with ruleset 'skyport'.")
+    size = _int(state.get("size"), "size", 2, 99)
+    tiles = state.get("tiles")
+    if (
+        not isinstance(tiles, list)
+        or len(tiles) != size
+        or any(not isinstance(r, str) or len(r) != size for r in tiles)
+        or not set("".join(tiles)) <= TILE_LETTERS
+    ):
+        raise StateError(f"tiles are {size} strings of {size} tile letters.")
+    phase = state.get("phase")
+    if phase not in ("loadout", "play"):
+        raise StateError("phase is 'loadout' or 'play'.")
+    resources = state.get("resources")
+    if not isinstance(resources, dict):
+        raise StateError("resources is an object keyed 'j,k'.")
+    _check_resources(resources, tiles, size)
     players = state.get("players")
     if not isinstance(players, list) or len(players) not in SEAT_COUNTS:
         raise StateError("players lists 2 to 8 players.")
@@ -229,4 +362,4 @@ def parse(state: Any) -> State:
     scores = state.get("scores")
     if scores != {str(p["seat"]): p["score"] for p in players}:
         raise StateError("scores must match the players' scores.")
-    return copy.deepcopy(state)
+    return state
