@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -86,6 +87,34 @@ def _digest_sql(users: int) -> str:
     )
 
 
+# A challenge's key in a digest: its id, negated (match ids are positive). A pending
+# challenge is in the digests of both its accounts, an answered one for a while after
+# its answer (so that an answer given between two reads is still told).
+CHALLENGE_ANSWER_SECONDS = 60
+
+
+def _challenge_sql(users: int) -> str:
+    from games.compete.models import Challenge
+
+    marks = ", ".join(["%s"] * users)
+    return (
+        f"SELECT challenger_id, challenged_id, id, status FROM {Challenge._meta.db_table}"
+        f" WHERE (status = %s OR answered_at > %s)"
+        f" AND (challenged_id IN ({marks}) OR challenger_id IN ({marks}))"
+    )
+
+
+def _read_challenges(cursor: Any, chunk: list[int], digests: dict[int, Digest]) -> None:
+    from django.utils import timezone
+
+    since = timezone.now() - timedelta(seconds=CHALLENGE_ANSWER_SECONDS)
+    cursor.execute(_challenge_sql(len(chunk)), ["pending", since, *chunk, *chunk])
+    for challenger_id, challenged_id, challenge_id, status in cursor.fetchall():
+        for user_id in (challenger_id, challenged_id):
+            if user_id in digests:
+                digests[user_id][-challenge_id] = ("challenge", 0, status, None, "", "")
+
+
 def read_digests(user_ids: Collection[int]) -> dict[int, Digest]:
     """Every user's digest, in one query per USERS_PER_QUERY users.
 
@@ -102,6 +131,7 @@ def read_digests(user_ids: Collection[int]) -> dict[int, Digest]:
             cursor.execute(_digest_sql(len(chunk)), [*chunk, *(s.value for s in ACTIVE)])
             for user_id, match_id, *fingerprint in cursor.fetchall():
                 digests[user_id][match_id] = tuple(fingerprint)
+            _read_challenges(cursor, chunk, digests)
     return digests
 
 
@@ -150,6 +180,8 @@ class Session:
     seen: Digest = field(default_factory=dict)
     cursors: dict[int, Cursor] = field(default_factory=dict)
     over: set[int] = field(default_factory=set)
+    # The status each challenge had when last told (or seen) on this stream.
+    challenges: dict[int, str] = field(default_factory=dict)
 
     def open(self) -> list[dict[str, Any]]:
         """The caller's current state: a `your_turn` for every match that waits for
@@ -173,6 +205,10 @@ class Session:
         return events
 
     def _look(self, match_id: int, *, connecting: bool) -> list[dict[str, Any]]:
+        if match_id < 0:
+            from games.compete.challenge_stream import challenge_events
+
+            return challenge_events(self.user_id, -match_id, self.challenges, connecting=connecting)
         if match_id in self.over:
             return []
         match = Match.objects.defer("initial_state", "record").filter(pk=match_id).first()

@@ -93,3 +93,9 @@ def player(request: HttpRequest, username: str) -> dict[str, Any]:
             for r in ratings
         ],
     }
+
+
+# The challenges' operations (games/compete/challenges_api.py), under the same prefix.
+from games.compete.challenges_api import router as challenges_router  # noqa: E402
+
+router.add_router("/", challenges_router)

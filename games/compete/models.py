@@ -133,3 +133,104 @@ class RatingChange(models.Model):
     def delta(self) -> int:
         """The change people read: "+12", "-7" (of the shown ratings)."""
         return self.rating_after - self.rating_before
+
+
+# --- challenges (games/compete/challenges.py) ----------------------------------------
+
+
+class Challenge(models.Model):
+    """One account asks another to play a match it describes: the game, its options,
+    the seats (the challenger first, the challenged second, the rest open or built-in
+    bots), rated or casual. Pending until answered (accepted: the match is made),
+    declined, cancelled by the challenger, or expired (CHALLENGE_EXPIRE_SECONDS)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        CANCELLED = "cancelled", "Cancelled"
+        EXPIRED = "expired", "Expired"
+
+    class Email(models.TextChoices):
+        WAITING = "waiting", "Waiting to see whether the player is away"
+        SENDING = "sending", "Being sent"
+        SENT = "sent", "Sent"
+        SKIPPED = "skipped", "Not sent (seen, answered, or not wanted)"
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    ruleset = models.CharField(max_length=32)
+    # Every option's value, defaults filled in (as Match.options).
+    options = models.JSONField(default=dict, blank=True)
+    seats = models.PositiveSmallIntegerField()
+    # The seats after the two players': a built-in bot's name, or "" (open).
+    bots = models.JSONField(default=list, blank=True)
+    rated = models.BooleanField()
+    turn_seconds = models.PositiveIntegerField()
+    public = models.BooleanField(default=True)
+    # Made through the bot API: the challenger's seat is driven by a program.
+    api = models.BooleanField(default=False)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # When the challenged account first saw it (its challenges page, the API's list
+    # or the event stream): a player who has seen it gets no email.
+    seen_at = models.DateTimeField(null=True, blank=True)
+    email = models.CharField(max_length=16, choices=Email.choices, default=Email.WAITING)
+    email_after = models.DateTimeField()
+    email_claimed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["challenged", "status"], name="challenge_incoming"),
+            models.Index(fields=["challenger", "status"], name="challenge_outgoing"),
+            models.Index(fields=["status", "expires_at"], name="challenge_expiry"),
+            models.Index(fields=["email", "email_after"], name="challenge_email_due"),
+            models.Index(fields=["answered_at"], name="challenge_answered"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(challenger=models.F("challenged")), name="challenge_not_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Challenge {self.pk}: {self.challenger_id} to {self.challenged_id} ({self.status})"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.PENDING
+
+
+class ChallengePolicy(models.Model):
+    """Who may challenge a player, and whether a challenge is emailed. A missing row
+    means everybody may, and emails go (to a player who is away)."""
+
+    class From(models.TextChoices):
+        EVERYONE = "everyone", "Anyone"
+        PLAYED = "played", "Only players I have played"
+        NOBODY = "nobody", "Nobody (challenges off)"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="challenge_policy",
+    )
+    accept_from = models.CharField(max_length=16, choices=From.choices, default=From.EVERYONE)
+    email = models.BooleanField("Email me a challenge when I am away", default=True)
+
+    class Meta:
+        verbose_name_plural = "challenge policies"
+
+    def __str__(self) -> str:
+        return f"Challenge policy of {self.user_id}: {self.accept_from}"

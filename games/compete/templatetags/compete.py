@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.compete import selectors
 from games.compete.chart import history_svg
 from games.compete.models import Rating, RatingChange
+from games.guests.selectors import is_guest
 from games.models import Match
 
 register = template.Library()
@@ -93,7 +94,16 @@ def rating_delta_of(change: RatingChange) -> str:
 def player_ratings(context: Any, player: Any) -> dict[str, Any]:
     """A player's rating in each game, its history and the last rated matches."""
     account = selectors.Account(name=player.get_username(), user=player)
-    return ratings_context(account)
+    request = context.get("request")
+    viewer = getattr(request, "user", None)
+    # A signed-in player (not a guest) may challenge anybody else from their page.
+    challenge = (
+        viewer is not None
+        and viewer.is_authenticated
+        and viewer.pk != player.pk
+        and not is_guest(viewer)
+    )
+    return {**ratings_context(account), "challenge_to": player.get_username() if challenge else ""}
 
 
 @register.filter
@@ -124,3 +134,34 @@ def ratings_context(account: selectors.Account) -> dict[str, Any]:
 def chart(points: list[int], title: str) -> SafeString:
     # history_svg writes numbers and an escaped title only.
     return mark_safe(history_svg(points, label=title))  # noqa: S308
+
+
+@register.simple_tag(takes_context=True)
+def challenges_waiting(context: Any) -> int:
+    """How many challenges wait for the signed-in player's answer (the navigation's
+    count): one query, none for a visitor."""
+    from django.utils import timezone
+
+    from games.compete.models import Challenge
+
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return 0
+    return Challenge.objects.filter(
+        challenged_id=user.pk, status=Challenge.Status.PENDING, expires_at__gt=timezone.now()
+    ).count()
+
+
+@register.simple_tag(takes_context=True)
+def invitation_link(context: Any, match: Match) -> str:
+    """The invitation link of a private open match, for its creator and players ("")."""
+    from games.compete import invitations
+    from games.services.emails import absolute
+
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if not isinstance(match, Match) or not invitations.may_invite(match, user):
+        return ""
+    path = invitations.invitation_path(match)
+    return request.build_absolute_uri(path) if request is not None else absolute(path)
