@@ -2,18 +2,25 @@
 
 Both only count matches the viewer may see (selectors.watchable_matches): public
 ones for everybody, private ones for their players and staff. The numbers come
-from the record each seat got when its match finished (games.records).
+from the record each seat got when its match finished (games.records): won and
+played for every game, and per game what that game counts (Seat.counts, the keys
+its presentation's `record_fields` declare).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import BigIntegerField, Count, Exists, Max, OuterRef, Q, QuerySet, Sum
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
+from games import presentation
 from games.models import Match, Seat
+from games.presentation_shape import RecordField
 from games.selectors import watchable_matches
 
 
@@ -51,10 +58,6 @@ def archive_matches(
 class PlayerRecord:
     played: int
     won: int
-    mined: int
-    money: int
-    robots_destroyed: int
-    robots_lost: int
 
     @property
     def win_rate(self) -> float:
@@ -62,59 +65,82 @@ class PlayerRecord:
 
 
 def player_record(viewer: User | AnonymousUser, player: User) -> PlayerRecord:
-    """The player's totals over the finished matches the viewer may see."""
-    seats = Seat.objects.filter(
-        user=player,
-        match__status=Match.Status.FINISHED,
-        match__in=watchable_matches(viewer),
+    """The player's matches and wins over the finished matches the viewer may see
+    (what each game counts is per game: `player_records_by_game`)."""
+    totals = _finished_seats(viewer, player).aggregate(
+        played=Count("pk"), won=Count("pk", filter=Q(won=True))
     )
-    totals = seats.aggregate(
-        played=Count("pk"),
-        won=Count("pk", filter=Q(won=True)),
-        mined=Sum("mined", default=0),
-        money=Sum("final_money", default=0),
-        robots_destroyed=Sum("robots_destroyed", default=0),
-        robots_lost=Sum("robots_lost", default=0),
-    )
-    return PlayerRecord(**{key: int(value or 0) for key, value in totals.items()})
+    return PlayerRecord(played=int(totals["played"] or 0), won=int(totals["won"] or 0))
+
+
+@dataclass(frozen=True)
+class Total:
+    """One of a game's counts added up over a player's matches: in all, or their best."""
+
+    field: RecordField
+    value: int | None  # None: no match of theirs counted it
+
+    @property
+    def heading(self) -> str:
+        return self.field.heading
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A player's totals in one game."""
+    """A player's totals in one game: played and won, and what the game counts, in the
+    order its presentation declares (`record_fields`)."""
 
     ruleset: str
     record: PlayerRecord
+    totals: list[Total] = field(default_factory=list)
+
+
+def _alias(f: RecordField) -> str:
+    return f"c_{f.total}_{f.key}"
+
+
+def _total(f: RecordField) -> Sum | Max:
+    value = Cast(KT(f"counts__{f.key}"), BigIntegerField())
+    return Sum(value) if f.total == "sum" else Max(value)
 
 
 def player_records_by_game(viewer: User | AnonymousUser, player: User) -> list[GameRecord]:
     """The player's totals per game over the finished matches the viewer may see, the
-    game played most first (one query)."""
+    game played most first (one query: every game's counts are added up by the
+    database, each within its own game's rows)."""
+    declared = {name: presentation.get(name).record_fields for name in presentation.names()}
+    wanted = {_alias(f): f for fields in declared.values() for f in fields}
     rows = (
-        Seat.objects.filter(
-            user=player,
-            match__status=Match.Status.FINISHED,
-            match__in=watchable_matches(viewer),
-        )
+        _finished_seats(viewer, player)
         .values("match__ruleset")
         .annotate(
             played=Count("pk"),
             won=Count("pk", filter=Q(won=True)),
-            mined=Sum("mined", default=0),
-            money=Sum("final_money", default=0),
-            robots_destroyed=Sum("robots_destroyed", default=0),
-            robots_lost=Sum("robots_lost", default=0),
+            **{alias: _total(f) for alias, f in wanted.items()},
         )
         .order_by("-played", "match__ruleset")
     )
-    fields = ("played", "won", "mined", "money", "robots_destroyed", "robots_lost")
-    return [
-        GameRecord(
-            ruleset=str(row["match__ruleset"]),
-            record=PlayerRecord(**{key: int(row[key] or 0) for key in fields}),  # type: ignore[literal-required]
-        )
-        for row in rows
-    ]
+    out = []
+    for row in rows:
+        values: dict[str, Any] = dict(row)
+        ruleset = str(values["match__ruleset"])
+        fields = declared.get(ruleset) or presentation.get(ruleset).record_fields
+        totals = [Total(field=f, value=_whole(values.get(_alias(f)))) for f in fields]
+        record = PlayerRecord(played=int(values["played"]), won=int(values["won"]))
+        out.append(GameRecord(ruleset=ruleset, record=record, totals=totals))
+    return out
+
+
+def _whole(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _finished_seats(viewer: User | AnonymousUser, player: User) -> QuerySet[Seat]:
+    return Seat.objects.filter(
+        user=player,
+        match__status=Match.Status.FINISHED,
+        match__in=watchable_matches(viewer),
+    )
 
 
 def player_recent_seats(viewer: User | AnonymousUser, player: User, limit: int = 20) -> list[Seat]:

@@ -133,14 +133,15 @@ class Seat(models.Model):
     # same as everybody's.
     api = models.BooleanField(default=False)
     # The seat's record, stored when the match finishes (null before): the
-    # archive and the player pages add these up instead of replaying events.
+    # archive and the player pages add these up instead of replaying events. `won`
+    # and the score (final_money) are every game's; `counts` holds what the match's
+    # game counts besides, {key: whole number}, the keys its presentation's
+    # `record_fields` declare (games/records.py).
     won = models.BooleanField(null=True, blank=True)
     final_money = models.IntegerField(null=True, blank=True)
-    mined = models.PositiveIntegerField(null=True, blank=True)
-    robots_destroyed = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Opponents' robots destroyed in this seat's turns."
+    counts = models.JSONField(
+        null=True, blank=True, help_text="What the match's game counts for this seat."
     )
-    robots_lost = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "number"]

@@ -19,7 +19,8 @@ Using it::
     shown.seat_details(view)                  # SafeString: the panel's table of each seat's own figures
     shown.figures(match, view, replay=False)  # SafeString: the panel's figures over the turns
     shown.decided(final_view, names)          # one sentence: what decided a finished match
-    shown.seat_records(final, turns)          # {seat: {"won", "final_money", ...}} at the end
+    shown.seat_records(final, turns)          # {seat: {"won", "final_money", "counts"}} at the end
+    shown.record_fields                       # the counts a record keeps: key, label, total
     shown.final_scores(final_view)            # {seat: score} the places rank by
     shown.pieces_left(final_view)             # {seat: pieces left} or None (no pieces)
     shown.hints(view)                         # planner hints on the viewer's turn, else None
@@ -55,9 +56,18 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games.play.generic import generic
-from games.presentation_shape import Event, Presentation, SeatCounts
+from games.presentation_shape import Event, Presentation, RecordField, SeatCounts
 
-__all__ = ["Event", "Presentation", "SeatCounts", "get", "lines_html", "names", "register"]
+__all__ = [
+    "Event",
+    "Presentation",
+    "RecordField",
+    "SeatCounts",
+    "get",
+    "lines_html",
+    "names",
+    "register",
+]
 
 # One line per game: the ruleset's name (engine/rulesets.py) -> its presentation package.
 _PACKAGES: dict[str, str] = {

@@ -16,9 +16,43 @@ from django.utils.safestring import SafeString
 from games import endings
 
 Event = dict[str, Any]
-# A finished match's record per seat: the Seat row's fields (won, final_money, and
-# the counts the game keeps: mined, robots_destroyed, robots_lost).
+# A finished match's record per seat: {"won", "final_money", "counts": {key: count}},
+# the counts' keys those of the game's `record_fields` (stored as Seat.counts).
 SeatCounts = dict[int, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class RecordField:
+    """One count a game keeps per seat in a finished match (Seat.counts[key]).
+
+    `label` names a number of it ("helium mined", "robots destroyed"), `one` the
+    same for 1 ("robot destroyed"; the label if unsaid). `total` says how a
+    player's matches add up on the profile: "sum" (in all) or "max" (their best).
+    `score`: the count the places rank by, shown in the results' own column.
+    """
+
+    key: str
+    label: str
+    one: str = ""
+    total: str = "sum"
+    score: bool = False
+
+    def __post_init__(self) -> None:
+        if self.total not in ("sum", "max"):
+            raise ValueError(f"A record field's total is 'sum' or 'max', not {self.total!r}.")
+        if not self.key.isidentifier():
+            raise ValueError(f"A record field's key is a name, not {self.key!r}.")
+
+    def text(self, value: int) -> str:
+        """ "340 helium mined", "1 robot destroyed"."""
+        return f"{value:,} {(self.one or self.label) if value == 1 else self.label}"
+
+    @property
+    def heading(self) -> str:
+        """What the profile calls a player's total: "Helium mined", "Territory at the
+        end (best)"."""
+        name = self.label[:1].upper() + self.label[1:]
+        return name if self.total == "sum" else f"{name} (best)"
 
 
 def _no_hints(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -94,10 +128,14 @@ class Presentation:
     # decided(final view, {seat: name}) -> the sentence of what decided the match.
     decided: Callable[[dict[str, Any], dict[int, str]], str] = _who_won
     # seat_records(full final state, [(mover seat, full events), ...]) -> SeatCounts:
-    # what each seat's row stores when the match finishes (by default its win and score).
+    # what each seat's row stores when the match finishes (by default its win and score,
+    # and no counts).
     seat_records: Callable[[dict[str, Any], Iterable[tuple[int, list[Event]]]], SeatCounts] = (
         _scored
     )
+    # The counts a seat's record keeps (Seat.counts), in the order they are shown: the
+    # profile's totals per game, the latest matches and the results' line.
+    record_fields: tuple[RecordField, ...] = ()
     # final_scores(final view) -> {seat: score}: what the places rank by.
     final_scores: Callable[[dict[str, Any]], dict[int, int | float]] = _final_scores
     # pieces_left(final view) -> {seat: pieces left}, None in a game without pieces: a

@@ -1,15 +1,17 @@
 """A finished match's record per seat, and the ending as players read it.
 
 What a seat records is its game's: each presentation's `seat_records(final state,
-turns)` gives won and final_money (its score) and whatever else the game counts
-(Helium 3: helium mined, robots destroyed and lost); a game without one records
-its winners and `engine.scores` (`scored_seats`). Pure: it reads the final state
-and the stored turns' full events.
+turns)` gives won and final_money (its score) and the `counts` the game keeps
+(stored as Seat.counts), the keys its `record_fields` declare (Helium 3: money,
+helium mined, robots destroyed and lost; Halite: territory and production; Skyport: points and damage;
+...); a game without one records its winners and `engine.scores` (`scored_seats`)
+and an empty record. Pure: it reads the final state and the stored turns' full
+events.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import engine
@@ -17,24 +19,54 @@ from games import presentation
 from games.endings import Turns, final_scores, scored_seats, seat_names, winner_phrase
 
 
+class RecordError(ValueError):
+    """A game's record does not match the fields it declares."""
+
+
 @dataclass(frozen=True)
 class SeatRecord:
-    """What a Seat row stores at the end; the counts a game does not keep are None."""
+    """What a Seat row stores at the end: won, score and the game's own counts."""
 
     seat: int
     won: bool
     final_money: int | None
-    mined: int | None = None
-    robots_destroyed: int | None = None
-    robots_lost: int | None = None
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 def seat_records(final_state: dict[str, Any], turns: Turns) -> dict[int, SeatRecord]:
     """Each seat's record from the final state and (mover seat, full events) per turn,
-    as the game's presentation counts it."""
+    as the game's presentation counts it. A count the game does not declare, or one
+    that is not a whole number, is the game's bug: RecordError."""
     ruleset = str(final_state.get("ruleset", engine.rulesets.DEFAULT))
-    counted = presentation.get(ruleset).seat_records(final_state, turns)
-    return {seat: SeatRecord(seat=seat, **fields) for seat, fields in counted.items()}
+    shown = presentation.get(ruleset)
+    declared = {f.key for f in shown.record_fields}
+    counted = shown.seat_records(final_state, turns)
+    out = {}
+    for seat, fields in counted.items():
+        counts = dict(fields.get("counts") or {})
+        unknown = set(counts) - declared
+        if unknown:
+            raise RecordError(f"{ruleset} counts {sorted(unknown)} it does not declare.")
+        if any(type(v) is not int for v in counts.values()):
+            raise RecordError(f"{ruleset} counts something that is not a whole number.")
+        out[seat] = SeatRecord(
+            seat=seat, won=bool(fields["won"]), final_money=fields["final_money"], counts=counts
+        )
+    return out
+
+
+def record_text(ruleset: str, counts: dict[str, Any] | None, *, scores: bool = True) -> str:
+    """A seat's record in a line, in its game's words and order: "1,200 money at the
+    end · 340 helium mined · 1 robot destroyed" (counts not stored are left out).
+    `scores`: with the count the places rank by (the results show it apart)."""
+    if not counts:
+        return ""
+    shown = presentation.get(ruleset).record_fields
+    return " · ".join(
+        f.text(int(counts[f.key]))
+        for f in shown
+        if (scores or not f.score) and isinstance(counts.get(f.key), int)
+    )
 
 
 # The ending as players read it: places, the sentence that says what decided the
@@ -198,6 +230,7 @@ def decided_by(
 
 
 __all__ = [
+    "RecordError",
     "SeatRecord",
     "Standing",
     "Turns",
@@ -206,6 +239,7 @@ __all__ = [
     "final_scores",
     "mmss",
     "ordinal",
+    "record_text",
     "result_phrase",
     "scored_seats",
     "seat_names",

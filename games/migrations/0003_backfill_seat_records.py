@@ -18,11 +18,14 @@ def backfill(apps: Any, schema_editor: Any) -> None:
             record = records.get(seat.number)
             if record is None:
                 continue
+            # Today's records keep a game's counts by its own names (Seat.counts,
+            # since 0009); the columns of this time held Helium 3's.
+            counts = record.counts
             seat.won = record.won
             seat.final_money = record.final_money
-            seat.mined = record.mined
-            seat.robots_destroyed = record.robots_destroyed
-            seat.robots_lost = record.robots_lost
+            seat.mined = counts.get("mined")
+            seat.robots_destroyed = counts.get("robots_destroyed", counts.get("vehicles_destroyed"))
+            seat.robots_lost = counts.get("robots_lost", counts.get("vehicles_lost"))
             seat.save(
                 update_fields=["won", "final_money", "mined", "robots_destroyed", "robots_lost"]
             )

@@ -8,10 +8,12 @@ from games.records import seat_records
 
 def match_records_store(*, match: Match) -> None:
     """Store on every seat of a finished match what its game records: won and score
-    (final_money) always, and the counts the game keeps (Helium 3: mined, robots
-    destroyed and lost); a count the game does not keep stays null.
+    (final_money) always, and in `counts` what the game keeps (its
+    presentation's `record_fields`: Helium 3's helium mined, Halite's territory,
+    Skyport's points, ...).
 
-    The caller holds the match row and its transaction (match_finish).
+    The caller holds the match row and its transaction (match_finish); the records
+    command calls it again to rebuild the records of finished matches.
     """
     assert match.state is not None
     # Lazy: only a game whose record counts events reads the stored turns.
@@ -26,9 +28,5 @@ def match_records_store(*, match: Match) -> None:
         if record is None:
             continue
         Seat.objects.filter(pk=seat.pk).update(
-            won=record.won,
-            final_money=record.final_money,
-            mined=record.mined,
-            robots_destroyed=record.robots_destroyed,
-            robots_lost=record.robots_lost,
+            won=record.won, final_money=record.final_money, counts=record.counts
         )

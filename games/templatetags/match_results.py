@@ -36,25 +36,21 @@ class ResultRow:
     me: bool
     money: str  # "1,240", as the sentence writes it
     robots_left: int | None  # None: the game has no robots
-    robots_destroyed: int | None
-    robots_lost: int | None
-    mined: int | None
+    counts: str = ""  # what the game counted for the seat, in its words (games.records)
     piece: str = "robot"  # what the game calls a piece: the remake's "vehicle"
 
     @property
     def detail(self) -> str:
-        """The seat's robots and helium in a line: "Robots: 1 left, 3 destroyed,
-        4 lost · 20 helium mined" (a record not stored says less; a game without
-        robots says nothing; the remake's are "Vehicles")."""
-        if self.robots_left is None:
-            return ""
-        robots = [f"{self.robots_left} left"]
-        if self.robots_destroyed is not None:
-            robots.append(f"{self.robots_destroyed} destroyed")
-        if self.robots_lost is not None:
-            robots.append(f"{self.robots_lost} lost")
-        text = f"{self.piece.capitalize()}s: " + ", ".join(robots)
-        return text if self.mined is None else f"{text} · {words.number(self.mined)} helium mined"
+        """The seat's pieces left and what its game counted, in a line: "1 robot
+        left · 20 helium mined · 3 robots destroyed · 4 robots lost" (a game without
+        pieces says only its counts; the remake's pieces are vehicles)."""
+        parts = []
+        if self.robots_left is not None:
+            noun = self.piece if self.robots_left == 1 else f"{self.piece}s"
+            parts.append(f"{self.robots_left} {noun} left")
+        if self.counts:
+            parts.append(self.counts)
+        return " · ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -92,9 +88,7 @@ def match_results(view: dict[str, Any], seats: list[Seat], viewer: Seat | None) 
                 me=me,
                 money=words.number(standing.money),
                 robots_left=standing.robots_left,
-                robots_destroyed=seat.robots_destroyed if seat else None,
-                robots_lost=seat.robots_lost if seat else None,
-                mined=seat.mined if seat else None,
+                counts=records.record_text(shown.name, seat.counts, scores=False) if seat else "",
                 piece=shown.piece,
             )
         )
@@ -107,6 +101,13 @@ def match_results(view: dict[str, Any], seats: list[Seat], viewer: Seat | None) 
             s.number for s in seats if not s.bot and (viewer is None or s.number != viewer.number)
         ],
     )
+
+
+@register.simple_tag
+def seat_counts(seat: Seat) -> str:
+    """What the seat's game counted for it in its finished match, in the game's words:
+    "1,200 money at the end · 340 helium mined · 1 robot destroyed" ("" if nothing)."""
+    return records.record_text(seat.match.ruleset, seat.counts)
 
 
 def _final(match: Match) -> dict[str, Any] | None:

@@ -61,5 +61,5 @@ def test_the_example_bot_plays_a_whole_match_through_the_api(
     assert mine.exists() and {o.source for o in mine} == {Orders.Source.PLAYER}
     assert any(a["type"] == "mine" for o in mine for a in o.orders["actions"])
     seat = Seat.objects.get(match=match, number=1)
-    assert seat.user == player and seat.api and seat.mined and seat.mined > 0
+    assert seat.user == player and seat.api and seat.counts and seat.counts["mined"] > 0
     assert not Notification.objects.filter(user=player).exists()

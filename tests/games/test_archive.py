@@ -4,11 +4,9 @@ may see a public or a private match on the site."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from importlib import import_module
 from typing import Any
 
 import pytest
-from django.apps import apps
 from django.test import Client
 from django.urls import reverse
 from game_factories import UserFactory
@@ -135,22 +133,14 @@ def test_each_seat_stores_its_record_when_the_match_finishes(archive):
         expected = seat_records(match.state, ((r.seat, r.events) for r in resolutions))
         for seat in match.seats.all():
             record = expected[seat.number]
-            assert (
-                seat.won,
-                seat.final_money,
-                seat.mined,
-                seat.robots_destroyed,
-                seat.robots_lost,
-            ) == (
+            assert (seat.won, seat.final_money, seat.counts) == (
                 record.won,
                 record.final_money,
-                record.mined,
-                record.robots_destroyed,
-                record.robots_lost,
+                record.counts,
             )
             assert seat.won == (seat.number in match.winners)
             robots = [r for r in match.state["robots"] if r["seat"] == seat.number]
-            assert seat.mined == sum(r["mined"] for r in robots)
+            assert seat.counts["mined"] == sum(r["mined"] for r in robots)
 
 
 def test_robots_destroyed_count_opponents_destroyed_in_the_seats_own_turns():
@@ -174,24 +164,16 @@ def test_robots_destroyed_count_opponents_destroyed_in_the_seats_own_turns():
         (1, [{"type": "laser"}, destroyed("3-1"), destroyed("3-2"), destroyed("1-2")]),
         (3, [{"type": "kamikaze"}, destroyed("3-3"), destroyed("1-1")]),
     ]
+    final["ruleset"] = "helium3"
     records = seat_records(final, turns)
+    counts = {seat: r.counts for seat, r in records.items()}
     # Seat 1's laser took two of seat 3's robots and one of its own (not a win).
-    assert (records[1].robots_destroyed, records[1].robots_lost) == (2, 2)
+    assert (counts[1]["robots_destroyed"], counts[1]["robots_lost"]) == (2, 2)
     # Seat 3's kamikaze: its own robot does not count, seat 1's does.
-    assert (records[3].robots_destroyed, records[3].robots_lost) == (1, 2)
+    assert (counts[3]["robots_destroyed"], counts[3]["robots_lost"]) == (1, 2)
     assert (records[1].won, records[3].won) == (True, False)
-    assert (records[1].mined, records[3].mined) == (1400, 200)
+    assert (counts[1]["mined"], counts[3]["mined"]) == (1400, 200)
     assert (records[1].final_money, records[3].final_money) == (900, 100)
-
-
-def test_the_migration_fills_in_the_records_of_matches_finished_before_them(archive):
-    match = archive["people"]
-    stored = list(match.seats.values_list("won", "mined", "robots_destroyed"))
-    Seat.objects.filter(match=match).update(
-        won=None, final_money=None, mined=None, robots_destroyed=None, robots_lost=None
-    )
-    import_module("games.migrations.0003_backfill_seat_records").backfill(apps, None)
-    assert list(match.seats.values_list("won", "mined", "robots_destroyed")) == stored
 
 
 def test_a_player_page_adds_up_the_record_of_the_matches_the_viewer_may_see(
@@ -203,15 +185,20 @@ def test_a_player_page_adds_up_the_record_of_the_matches_the_viewer_may_see(
     record = public.context["record"]
     people_seat = archive["people"].seats.get(user=opponent)
     assert record.played == 1 and record.won == int(bool(people_seat.won))
-    assert record.mined == people_seat.mined
-    assert record.robots_destroyed == people_seat.robots_destroyed
+    [helium3] = public.context["by_game"]
+    totals = {t.field.key: t.value for t in helium3.totals}
+    assert totals["mined"] == people_seat.counts["mined"]
+    assert totals["robots_destroyed"] == people_seat.counts["robots_destroyed"]
     seats = Seat.objects.filter(user=opponent)
     for viewer in (opponent, staff):
-        own = client_for(viewer).get(url).context["record"]
+        page = client_for(viewer).get(url)
+        own = page.context["record"]
         assert own.played == 2
         assert own.won == sum(1 for s in seats if s.won)
-        assert own.mined == sum(s.mined for s in seats)
-        assert own.robots_destroyed == sum(s.robots_destroyed for s in seats)
+        [helium3] = page.context["by_game"]
+        totals = {t.field.key: t.value for t in helium3.totals}
+        assert totals["mined"] == sum(s.counts["mined"] for s in seats)
+        assert totals["robots_destroyed"] == sum(s.counts["robots_destroyed"] for s in seats)
     assert "Robots destroyed" in public.content.decode()
 
 

@@ -328,18 +328,22 @@ def test_the_archive_filters_by_game_and_names_each_rows_game(one_of_each):
 
 def test_the_player_page_splits_the_record_per_game(one_of_each, player):
     response = Client().get(reverse("games:player", args=[player.username]))
-    by_game = {g.ruleset: g.record for g in response.context["by_game"]}
+    by_game = {g.ruleset: g for g in response.context["by_game"]}
     assert set(by_game) == set(GAMES)
     for name, match in one_of_each.items():
         seat = match.seats.get(user=player)
-        record = by_game[name]
+        record = by_game[name].record
         assert record.played == 1 and record.won == int(bool(seat.won))
-        assert record.money == seat.final_money
+        # Each game's own counts, its score among them under the game's own name.
+        totals = {t.field.key: t.value for t in by_game[name].totals}
+        assert totals == seat.counts and seat.final_money in totals.values()
     html = response.content.decode()
     for name in GAMES:
-        row = re.search(rf'<tr data-game="{name}">.*?</tr>', html, re.S)
-        assert row and f'<th scope="row">{catalog.title(name)}</th>' in row.group(0)
-        assert f"game={name}" in row.group(0)
+        section = re.search(
+            rf'<section class="game-record" data-game="{name}".*?</section>', html, re.S
+        )
+        assert section and f">{catalog.title(name)}</h3>" in section.group(0)
+        assert f"game={name}" in section.group(0)
 
 
 def test_the_match_page_names_its_game(player):

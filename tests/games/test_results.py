@@ -218,9 +218,12 @@ def finished_match(
             bot=who if isinstance(who, str) else "",
             won=number in state["winners"],
             final_money=next(p["money"] for p in state["players"] if p["seat"] == number),
-            mined=10 * number,
-            robots_destroyed=destroyed.get(number, 0),
-            robots_lost=sum(1 for r in robots if not r["alive"]),
+            counts={
+                "money": next(p["money"] for p in state["players"] if p["seat"] == number),
+                "mined": 10 * number,
+                "robots_destroyed": destroyed.get(number, 0),
+                "robots_lost": sum(1 for r in robots if not r["alive"]),
+            },
         )
     return match
 
@@ -260,12 +263,26 @@ def test_the_finished_match_page_shows_places_money_robots_and_the_deciding_sent
     assert rows == [
         [
             "1st (winner)",
-            "Seat 2 bob Robots: 1 left, 3 destroyed, 4 lost · 20 helium mined",
+            "Seat 2 bob 1 robot left · 20 helium mined · 3 robots destroyed · 4 robots lost",
             "1,240",
         ],
-        ["2nd", "Seat 3 bot miner Robots: 4 left, 1 destroyed, 1 lost · 30 helium mined", "980"],
-        ["3rd", "Seat 1 alice (you) Robots: 2 left, 0 destroyed, 3 lost · 10 helium mined", "300"],
-        ["4th", "Seat 4 bot random Robots: 5 left, 0 destroyed, 0 lost · 40 helium mined", "50"],
+        [
+            "2nd",
+            "Seat 3 bot miner 4 robots left · 30 helium mined · 1 robot destroyed · 1 robot lost",
+            "980",
+        ],
+        [
+            "3rd",
+            "Seat 1 alice (you) 2 robots left · 10 helium mined · 0 robots destroyed · "
+            "3 robots lost",
+            "300",
+        ],
+        [
+            "4th",
+            "Seat 4 bot random 5 robots left · 40 helium mined · 0 robots destroyed · "
+            "0 robots lost",
+            "50",
+        ],
     ]
 
 

@@ -20,7 +20,7 @@ from engine.arena.orders import CAPACITY, STEP_TYPES, WEAPON_RANGE
 from engine.arena.resolve import BUILD_MS, MOVE_CELL_MS, STEP_MS
 from engine.arena.state import DIRECTIONS, PARTS, radar_radius
 from games import records
-from games.play.arena import board, rules, sentences
+from games.play.arena import board, record, rules, sentences
 from games.play.arena.forms import OrdersForm
 from games.presentation import Presentation
 
@@ -151,6 +151,8 @@ PRESENTATION = Presentation(
     planner_script="play/arena/planner.js",
     stylesheet="play/arena/board.css",
     decided=decided,
+    seat_records=record.seat_records,
+    record_fields=record.FIELDS,
     final_scores=final_scores,
     progress=progress,
     hints=planner_hints,

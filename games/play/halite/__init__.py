@@ -5,7 +5,6 @@ state; there is no server planner (hints are None): the board script plans alone
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -14,9 +13,9 @@ from django.utils.safestring import SafeString
 import engine
 from engine.halite import resolve, state
 from games import records
-from games.play.halite import board, rules, sentences, stats
+from games.play.halite import board, record, rules, sentences, stats
 from games.play.halite.forms import OrdersForm, moves_text
-from games.presentation import Event, Presentation, SeatCounts
+from games.presentation import Presentation
 
 NAME = "halite"
 # The lobby's picture: a 20 x 20 map of four seats after this many turns of the
@@ -55,15 +54,6 @@ def orders_initial(orders: dict[str, Any]) -> dict[str, Any]:
 def final_scores(final: dict[str, Any]) -> dict[int, int | float]:
     """Places rank by territory: the cells held at the end."""
     return dict(territory(final))
-
-
-def seat_records(final: dict[str, Any], turns: Iterable[tuple[int, list[Event]]]) -> SeatCounts:
-    """Each seat's win and territory at the end (stored as its score)."""
-    winners = {int(s) for s in final.get("winners", [])}
-    return {
-        seat: {"won": seat in winners, "final_money": cells}
-        for seat, cells in territory(final).items()
-    }
 
 
 def progress(view: dict[str, Any]) -> str:
@@ -135,7 +125,8 @@ PRESENTATION = Presentation(
     planner_script="play/halite/planner.js",
     stylesheet="play/halite/board.css",
     decided=decided,
-    seat_records=seat_records,
+    seat_records=record.seat_records,
+    record_fields=record.FIELDS,
     final_scores=final_scores,
     orders_initial=orders_initial,
     progress=progress,

@@ -12,9 +12,9 @@ import engine
 from engine.errors import OrdersError
 from engine.helium3 import orders, timing
 from games import records
-from games.play.helium3 import board, hints, rules, schema, sentences
+from games.play.helium3 import board, hints, record, rules, schema, sentences
 from games.play.helium3.forms import OrdersForm
-from games.play.helium3.tally import final_money, robots_left, seat_records
+from games.play.helium3.tally import final_money, robots_left
 from games.presentation import Presentation
 
 # The engine's constants the board script needs to split an event into its phases
@@ -60,7 +60,8 @@ PRESENTATION = Presentation(
     board=board.render_board,
     lost=board.destroyed_robots,
     decided=records.decided_by,
-    seat_records=seat_records,
+    seat_records=record.seat_records,
+    record_fields=record.FIELDS,
     final_scores=final_money,
     pieces_left=robots_left,
     orders_schema=schema.ORDERS_PROPERTIES,

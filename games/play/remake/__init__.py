@@ -12,8 +12,8 @@ from django.utils.safestring import SafeString
 import engine
 from engine.remake import orders, timing
 from games import records
-from games.play.helium3.tally import robots_left, seat_records
-from games.play.remake import board, hints, rules, sentences
+from games.play.helium3.tally import robots_left
+from games.play.remake import board, hints, record, rules, sentences
 from games.play.remake.forms import OrdersForm
 from games.presentation import Presentation
 
@@ -62,9 +62,10 @@ PRESENTATION = Presentation(
     piece="vehicle",
     lost=board.destroyed_robots,
     decided=decided,
-    # Helium 3's counts: the remake's vehicles are robots in its state (its places
-    # rank by the scores its state carries).
-    seat_records=seat_records,
+    # Counted as Helium 3 counts, in the remake's words (its places rank by the
+    # scores its state carries).
+    seat_records=record.seat_records,
+    record_fields=record.FIELDS,
     pieces_left=robots_left,
     hints=hints.planner_hints,
     hints_after=hints.hints_after,

@@ -18,7 +18,7 @@ import engine
 from engine.skyport.resolve import LOADOUT_MS, SLOT_MS
 from engine.skyport.state import WEAPONS
 from games import records
-from games.play.skyport import board, panel, rules, sentences
+from games.play.skyport import board, panel, record, rules, sentences
 from games.play.skyport.forms import ACTION_TYPES, MAX_ACTIONS, OrdersForm
 from games.presentation import Presentation
 
@@ -126,6 +126,8 @@ PRESENTATION = Presentation(
     planner_script="play/skyport/planner.js",
     stylesheet="play/skyport/board.css",
     decided=decided,
+    seat_records=record.seat_records,
+    record_fields=record.FIELDS,
     progress=progress,
     seat_details=panel.seat_details,
     hints=planner_hints,

@@ -352,7 +352,12 @@ def test_the_archive_and_the_player_page_list_halite(finished, player):
     page = Client().get(reverse("games:player", args=[player.username]))
     by_game = {g.ruleset: g.record for g in page.context["by_game"]}
     assert by_game[HALITE].played == 1
-    assert re.search(r'<tr data-game="halite">.*?Halite', page.content.decode(), re.S)
+    found = re.search(
+        r"<section class=\"game-record\" data-game=\"halite\".*?</section>",
+        page.content.decode(),
+        re.S,
+    )
+    assert found and "Halite" in found.group(0) and "Cells held at the end (best)" in found.group(0)
 
 
 def test_the_admin_filters_halite_matches(admin_client, player):

@@ -443,4 +443,9 @@ def test_the_archive_and_the_player_page_list_skyport(finished, player):
     assert page.status_code == 200
     by_game = {g.ruleset: g.record for g in page.context["by_game"]}
     assert by_game[SKYPORT].played == 1
-    assert re.search(r'<tr data-game="skyport">.*?Skyport', page.content.decode(), re.S)
+    found = re.search(
+        r"<section class=\"game-record\" data-game=\"skyport\".*?</section>",
+        page.content.decode(),
+        re.S,
+    )
+    assert found and "Skyport" in found.group(0) and "Damage dealt" in found.group(0)
