@@ -1,19 +1,22 @@
-/* Helium 3's board script: plays the engine's timeline on the server's SVG, plans
-   orders by pointing at the board, and plays a finished match from its record.
+/* Helium 3's board script (the remake's too): draws each event of the engine's
+   timeline on the server's SVG, plans orders by pointing at the board, and gives the
+   platform's games/page.js (loaded before it) the hooks it plays the match page and
+   the replay page through.
 
    The server draws every board; this script moves what is drawn and toggles its
    classes, and draws only in the board's own layers: shots and blasts (fx), the
    planned orders (plan), the cells a click may choose (hl) and wrecks. Timing is
    the engine's: each event runs from its t_ms for its duration_ms, a turn lasts
    its turn_ms, and the script never decides how long anything takes (a laser's
-   afterglow is drawn only while its turn still runs). The match page only plays
-   a long turn faster (Movie.pace): its events in order, at most BUSY_MS of them
-   at 1x, and the idle rest of the turn in a blink.
+   afterglow is drawn only while its turn still runs).
 
-   The platform's page.js (loaded before it) gives the DOM helpers, the quiet polls,
-   the countdowns, the speed kept across pages, the holding of what a poll brings
-   while the board plays, and the history's replay of a past turn; this script plays
-   its own movies (a timeline, paced and paused) and follows them on the panel. */
+   page.js polls, sends the orders without a reload, queues the movies and plays
+   each once at its pace (a long turn faster), with Pause and Skip, tells each event
+   in the caption as it plays and the match's end after the last, holds the panel,
+   the heading and the badge until the board gets there, and plays the replay over
+   the battle clock. This script's stage (Stage) is what it plays on: each event
+   page.js fires starts its effect, and each frame draws the moment, the panel
+   following it (money, robots, the destroyed). */
 (function () {
   "use strict";
   var DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
@@ -22,7 +25,7 @@
   var KIND = {move: "Move", mine: "Mine", arm_missile: "Arm missile", arm_laser: "Arm laser", shield: "Shield",
     fire_missile: "Fire missile", fire_laser: "Fire laser", kamikaze: "Kamikaze", deflect: "Deflect"};
   var mp = window.matchPage;
-  var $ = mp.dom.$, el = mp.dom.el, setText = mp.dom.setText, speed = mp.speed, keepSpeed = mp.keepSpeed, tick = mp.tick;
+  var $ = mp.dom.$, el = mp.dom.el, setText = mp.dom.setText;
   function clamp(v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
   function cheb(a, b) { return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])); }
   function mmss(ms) { var s = Math.floor(Math.max(0, ms) / 1000); return Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2); }
@@ -237,7 +240,8 @@
     }
     return fx;
   }
-  /* A movie: the model at the start and turns with their events and lengths. */
+  /* A movie: the model at the start of each turn (`snaps`), turn by turn from the
+     board's model (or `startModel`), and the model it ends on. */
   function Movie(board, data, startModel) {
     this.board = board; this.turns = data.turns; this.timing = data.timing; this.clock0 = data.clock_ms || 0;
     this.w = board.w; this.offsets = []; this.snaps = [];
@@ -250,101 +254,43 @@
       at += turn.turn_ms;
     }, this);
     this.total = at; this.endModel = m;
-    // How long each turn's events run (a laser's afterglow included): past that the turn is idle.
-    this.busy = this.turns.map(function (turn) {
-      var most = turn.events.reduce(function (most, e) { return Math.max(most, e.t_ms + (e.duration_ms || 0) + (e.type === "laser" ? GLOW_MS : 0)); }, 0);
-      // Every turn plays long enough to be seen and told: a turn of shields only (no
-      // long effect) was idle from its start and went by in a blink.
-      return Math.max(most, Math.min(turn.turn_ms, TOLD_MS));
-    });
   }
-  /* The match page's pace: movie time per ms of real time at 1x, at movie time T.
-     A turn's events play in at most BUSY_MS, the idle rest of it in IDLE_MS. */
-  var BUSY_MS = 2500, IDLE_MS = 250, TOLD_MS = 1200;
-  Movie.prototype.pace = function (T) {
-    var k = this.turnAt(T), local = T - this.offsets[k], busy = Math.min(this.busy[k], this.turns[k].turn_ms);
-    if (local < busy) return Math.max(1, busy / BUSY_MS);
-    return Math.max(1, (this.turns[k].turn_ms - busy) / IDLE_MS);
-  };
-  Movie.prototype.turnAt = function (T) {
-    var k = 0;
-    while (k + 1 < this.offsets.length && this.offsets[k + 1] <= T) k++;
-    return k;
-  };
-  Movie.prototype.frame = function (T) {
-    if (T >= this.total) return {model: this.endModel, effects: [], turn: this.turns.length - 1};
-    var k = this.turnAt(T), m = copy(this.snaps[k]), local = T - this.offsets[k], effects = [];
-    this.turns[k].events.forEach(function (e) {
-      if (local < e.t_ms) return;
-      var f = applyEvent(m, e, local - e.t_ms, this);
-      if (f) effects.push(f);
-    }, this);
-    return {model: m, effects: effects, turn: k};
-  };
 
-  /* ---- The player: plays a movie in real time at 1x, 2x or 4x. ---- */
-  function Player(board, movie, ui) {
-    this.board = board; this.movie = movie; this.ui = ui || {}; this.T = 0; this.speed = 1;
-    this.playing = false; this.shownTurn = -1; this.done = null; this.paced = false;
+  /* ---- The stage the platform's page.js plays a movie on ---- */
+  /* page.js fires each event at its t_ms (fire) and asks for every frame (frame(k, T),
+     T ms into turn k): the model at the turn's start with the events fired so far,
+     each at its moment, drawn with its effects. `opts.frame(model, clock)` follows
+     each frame (the battle clock, the panel). */
+  function Stage(board, movie, opts) {
+    this.board = board; this.movie = movie; this.opts = opts || {}; this.k = -1; this.live = []; this.model = null; this.turn = null;
   }
-  Player.prototype.seek = function (T) {
-    this.T = Math.max(0, Math.min(T, this.movie.total));
-    var f = this.movie.frame(this.T);
-    this.board.draw(f.model, f.effects);
-    if (this.ui.frame) this.ui.frame(this, f);
-    if (f.turn !== this.shownTurn) { this.shownTurn = f.turn; if (this.ui.turn) this.ui.turn(this, f.turn); }
+  Stage.prototype.begin = function (k) { this.k = k; this.live = []; };
+  Stage.prototype.fire = function (e) { this.live.push(e); };
+  Stage.prototype.frame = function (k, T) {
+    if (k !== this.k) this.begin(k);
+    var mv = this.movie, m = copy(mv.snaps[k]), effects = [];
+    this.live.forEach(function (e) { var f = applyEvent(m, e, T - e.t_ms, mv); if (f) effects.push(f); });
+    this.board.draw(m, effects);
+    this.model = m; this.turn = mv.turns[k].number;
+    if (this.opts.frame) this.opts.frame(m, mv.clock0 + mv.offsets[k] + Math.min(T, mv.turns[k].turn_ms));
+    return m.money;
   };
-  Player.prototype.play = function () {
-    if (this.playing) return;
-    if (this.T >= this.movie.total) this.seek(0);
-    this.playing = true;
-    var self = this, last = null;
-    function step(now) {
-      if (!self.playing) return;
-      if (last !== null) self.seek(self.T + (now - last) * self.speed * (self.paced ? self.movie.pace(self.T) : 1));
-      last = now;
-      if (self.T >= self.movie.total) { self.playing = false; if (self.done) self.done(); return; }
-      requestAnimationFrame(step);
-    }
-    requestAnimationFrame(step);
-  };
-  Player.prototype.pause = function () { this.playing = false; };
+  /* An event's effect shows for its duration; a laser's afterglow a moment more (the pace). */
+  function lasts(e) { return (e.duration_ms || 0) + (e.type === "laser" ? GLOW_MS : 0); }
 
-  /* ---- The match page ---- */
+  /* ---- The match page: the panel following the board ---- */
   var page = $("#match");
-  var queue = [], current = null, skipping = false;
-  // What a poll brings while the board still plays earlier turns (the panel, the
-  // history, the next orders) waits here until the board reaches it; meanwhile the
-  // panel follows the movie (`show`: the panel and history as they were, the money
-  // the movie started with, the robots destroyed by the end).
-  var hold = page ? mp.holder(function () { return !!(current || queue.length); }) : null, show = null;
   function matchBoard() { return new Board($("#board-wrap svg.board")); }
-  function storeSeen(turn) { mp.storeSeen(page.dataset.match, turn); }
-  function seen() { return mp.seen(page.dataset.match); }
-  /* A page opened on turns this browser has not shown yet comes up "catching up"
-     (the inline script before the board, templates/games/match_detail.html): the
-     board, the panel's figures and the history stay hidden until the movie shows the
-     first of those turns, so the final state never flashes before them. */
-  function caughtUp() {
-    var root = document.documentElement;
-    // The planner's bar for the turn to play waits for the board to reach that turn
-    // (board.css hides it while the page is "watching").
-    if (!current && !queue.length) root.classList.remove("watching");
-    if (!root.classList.contains("catching-up")) return;
-    root.classList.remove("catching-up");
-  }
-  /* The board is about to show turns the player has not seen: no planner until it is at the turn to play. */
-  function watching() { document.documentElement.classList.add("watching"); }
-
   /* A number as the site writes it everywhere (games/words.py): 10198 -> "10,198". */
   function num(n) { return typeof n === "number" ? n.toLocaleString("en") : String(n); }
   /* The panel's money per seat, and the robots it lists as destroyed. */
   function moneyOf(panel) {
     var out = {};
+    if (!panel) return out;
     panel.querySelectorAll("tr[data-seat]").forEach(function (tr) { var c = $(".money", tr); if (c) out[tr.dataset.seat] = +c.textContent.replace(/,/g, ""); });
     return out;
   }
-  function deadOf(panel) { var p = $(".destroyed", panel); return p && p.dataset.ids ? p.dataset.ids.split(" ") : []; }
+  function deadOf(panel) { var p = panel && $(".destroyed", panel); return p && p.dataset.ids ? p.dataset.ids.split(" ") : []; }
   /* The money at a movie's start: the money at its end less what its turns mined and dropped. */
   function startMoney(board, data, end) {
     var BIG = 1e9, probe = {}, out = {};
@@ -353,12 +299,25 @@
     for (s in end) out[s] = Math.max(0, end[s] - ((moved[s] || BIG) - BIG));
     return out;
   }
-  function beginShow() {
-    var panel = $("#panel"), hist = $("#history"), fin = hold.held("panel") || panel;
-    show = {panel: panel.cloneNode(true), history: hist ? hist.cloneNode(true) : null, money: null, end: moneyOf(fin), dead: deadOf(fin)};
+  // The stage playing now (window.helium3Now), and the money the last movie left for
+  // the next one queued (until the page shows what the polls brought).
+  var live = null, carried = null;
+  function matchStage(svg, following, mv) {
+    var b = new Board(svg), data = {turns: mv.turns, timing: mv.data.timing, clock_ms: mv.data.clock_ms};
+    // The panel the movies end on (held by page.js until the board gets there).
+    var ending = following ? mp.ending("panel") : null, dead = deadOf(ending);
+    if (following) data.money = carried || startMoney(b, data, moneyOf(ending));
+    var movie = new Movie(b, data), bar = $("#clock-bar"), text = $("#clock-text");
+    if (following) carried = movie.endModel.money;
+    live = new Stage(b, movie, {frame: function (m, clock) {
+      if (bar) bar.value = clock;
+      if (text) text.textContent = clockOf(clock, +text.dataset.length);
+      if (following) followFrame(m, dead);
+    }});
+    return live;
   }
   /* The panel at a frame of the movie: money, robots left, the player's own robots, the destroyed. */
-  function followFrame(m) {
+  function followFrame(m, destroyed) {
     var panel = $("#panel"), alive = {};
     if (!panel) return;
     for (var id in m.robots) { var r = m.robots[id]; if (r.alive) alive[r.seat] = (alive[r.seat] || 0) + 1; }
@@ -368,7 +327,7 @@
       setText($(".robots", tr), alive[s] || 0);
     });
     followRobots(panel, m);
-    var dead = show.dead.filter(function (i) { return !m.robots[i] || !m.robots[i].alive; }), p = $(".destroyed", panel);
+    var dead = destroyed.filter(function (i) { return !m.robots[i] || !m.robots[i].alive; }), p = $(".destroyed", panel);
     if (!p && dead.length) { p = document.createElement("p"); p.className = "destroyed"; panel.appendChild(p); }
     if (p) { p.hidden = !dead.length; setText(p, "Destroyed: " + dead.join(", ") + "."); }
   }
@@ -409,131 +368,6 @@
     for (var gone in rows) rows[gone].remove();
     table.hidden = !ids.length;
   }
-  /* The panel and history at the start of turn k of the movie: whose turn it is, and no later turn. */
-  function followTurn(movie, k, k0) {
-    var t = movie.turns[k], st = $("#panel .status");
-    if (st) {
-      st.replaceChildren("Showing turn ");
-      var n = document.createElement("strong"); n.className = "showing"; n.dataset.turn = t.number; n.textContent = t.number;
-      st.append(n, " (" + (k - k0 + 1) + " of " + (movie.turns.length - k0) + " to catch up): seat " + t.seat + " to move.");
-    }
-    document.querySelectorAll("#panel tr[data-seat]").forEach(function (tr) { tr.classList.toggle("to-move", +tr.dataset.seat === t.seat); });
-    // A finished match's result waits for its last turn.
-    document.querySelectorAll("#panel .results, #panel .winner-mark").forEach(function (e) { e.hidden = true; });
-    document.querySelectorAll("#history li.turn").forEach(function (li) { li.hidden = +li.dataset.turn > t.number; });
-    // The heading's "Finished" waits for the last turn too.
-    var status = $("#match-status"); if (status) status.hidden = true;
-  }
-  /* The board has caught up: what the polls brought (or the panel as it was) is shown. */
-  function release() {
-    hold.swapIn(show);
-    show = null;
-    var status = $("#match-status"); if (status) status.hidden = false;
-    caughtUp();
-    news();
-  }
-  /* After new parts arrive: the planner for new orders, the history's replay buttons, the countdown. */
-  function news() {
-    var hs = $("#hints");
-    if (!hs || !hs.dataset.used) initPlanner();
-    mp.showReplayButtons();
-    mp.settleNotes();
-    tick();
-  }
-
-  /* The caption of turn t at `local` ms into it: the lines told by then. */
-  function said(t, local, ended) {
-    var lines = mp.toldBy(t, local, ended);
-    return "Turn " + t.number + " · seat " + t.seat + (lines.length ? ": " + lines.join(" ") : "");
-  }
-  /* Play a movie fragment (#movie after a poll, or a past turn), then show `end`. */
-  function playFragment(holder, restore) {
-    var tplStart = $("template.mv-start", holder), tplEnd = $("template.mv-end", holder);
-    var data = JSON.parse($("script", holder).textContent), turns = data.turns;
-    var wrap = $("#board-wrap"), saved = restore ? wrap.firstElementChild : null;
-    // Turns this browser has shown already are not played again (two polls may bring
-    // the same turns, and a page opened after the bots played asks for them again).
-    var from = restore ? null : seen(), k0 = 0;
-    if (from !== null) while (k0 < turns.length && turns[k0].number < +from) k0++;
-    if (k0 >= turns.length) {
-      var endSvg = tplEnd && tplEnd.content.firstElementChild;
-      if (endSvg && +endSvg.dataset.turn > +wrap.firstElementChild.dataset.turn) { wrap.replaceChildren(endSvg.cloneNode(true)); planner.redraw(); }
-      return next();
-    }
-    var end = tplEnd ? tplEnd.content.firstElementChild : saved;
-    if (!restore) watching();
-    wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
-    var board = matchBoard(), following = !restore && !!$("#panel");
-    if (following) {
-      if (!show) beginShow();
-      data = {turns: turns, timing: data.timing, clock_ms: data.clock_ms, money: show.money || startMoney(board, data, show.end)};
-    }
-    var movie = new Movie(board, data);
-    var bar = $("#clock-bar"), text = $("#clock-text"), cap = $("#caption"), skip = $("#skip"), player;
-    player = new Player(board, movie, {
-      frame: function (pl, f) {
-        if (bar) bar.value = movie.clock0 + pl.T;
-        if (text) text.textContent = clockOf(movie.clock0 + pl.T, +text.dataset.length);
-        if (following) followFrame(f.model);
-        player.money = f.model.money; player.model = f.model;
-        // The caption tells each line as its events play, the match's end after the last animation.
-        var t = movie.turns[f.turn], local = pl.T - movie.offsets[f.turn];
-        if (cap && t && cap.dataset.turn === String(t.number)) setText(cap, said(t, local, pl.T >= movie.total || local >= movie.busy[f.turn]));
-      },
-      turn: function (pl, k) {
-        var t = movie.turns[k];
-        if (cap && t) { cap.dataset.turn = t.number; setText(cap, said(t, pl.T - movie.offsets[k], false)); }
-        if (following && t) followTurn(movie, k, k0);
-      }
-    });
-    player.paced = true; player.speed = speed();
-    $("#player").hidden = false; $("#player").classList.add("playing"); skip.disabled = false;
-    pauseButton(true, false);
-    current = player;
-    player.done = function () {
-      // Back from a past turn: the very board that was shown (it keeps what the server drew).
-      if (end) wrap.replaceChildren(end === saved ? saved : end.cloneNode(true));
-      current = null;
-      var svg = $("#board-wrap svg.board");
-      if (!restore && svg) storeSeen(svg.dataset.turn);
-      if (following) show.money = movie.endModel.money;
-      if (cap) { cap.textContent = restore ? "Back to the board as it is now." : ""; delete cap.dataset.turn; }
-      if (bar && svg) { bar.value = +svg.dataset.clock; if (text) text.textContent = clockOf(+svg.dataset.clock, +text.dataset.length); }
-      planner.redraw();
-      next();
-    };
-    player.seek(movie.offsets[k0]);
-    // The first turn not seen is on the board, the panel at its moment: nothing to hide any more.
-    if (!restore) caughtUp();
-    if (skipping) { player.seek(movie.total); player.done(); } else player.play();
-  }
-  /* The next queued movie, or (none left) the parts the polls brought. */
-  function next() {
-    var fn = queue.shift();
-    if (fn) return fn();
-    skipping = false;
-    var skip = $("#skip"); if (skip) skip.disabled = true;
-    pauseButton(false, false);
-    $("#player").classList.remove("playing");
-    release();
-  }
-  function enqueue(fn) { if (current) queue.push(fn); else fn(); }
-  /* Skip: everything queued ends at once, the board shows the latest turn. */
-  function skipAll() {
-    if (!current) return;
-    skipping = true; current.seek(current.movie.total);
-    if (!current.playing) current.done();  // paused: nothing else will end it
-  }
-  /* Pause holds the movie on its frame (a poll's news waits with it); Play goes on. */
-  function pauseButton(enabled, paused) {
-    var b = $("#pause"); if (!b) return;
-    b.disabled = !enabled; b.textContent = paused ? "Play" : "Pause"; b.setAttribute("aria-pressed", paused ? "true" : "false");
-  }
-  function togglePause() {
-    if (!current) return;
-    if (current.playing) { current.pause(); pauseButton(true, true); } else { current.play(); pauseButton(true, false); }
-  }
-
   /* ---- Planning orders by pointing at the board ---- */
   /* `answers[k]` is the hints endpoint's answer for the first k planned actions (the
      board they leave, the hints of the robots not yet given one); `asked` counts the
@@ -1078,7 +912,7 @@
   }
 
   function onBoardActivate(target, evt) {
-    if (current) { skipAll(); return; }
+    if (mp.playing()) { mp.skip(); return; }
     var hlCell = target.closest(".hl rect"), rb = target.closest(".rb");
     if (!hlCell && planner.kind) {
       // A target cell with a robot on it: the click meant the cell.
@@ -1097,10 +931,9 @@
     }
   }
 
-  function initMatchPage() {
-    // From here this script ends the catching up; the page's own fallback (for a page
-    // whose script never loads) is not needed.
-    if (window.h3CatchUpTimer) clearTimeout(window.h3CatchUpTimer);
+  /* The board's own listeners: they stay on the board's box (#board-wrap), which keeps
+     its place whatever board is put in it. */
+  function listen() {
     var wrap = $("#board-wrap");
     wrap.addEventListener("click", function (e) { onBoardActivate(e.target, e); });
     // The pointer's cell tells its helium; off the board, the cell last clicked.
@@ -1113,122 +946,58 @@
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onBoardActivate(e.target, null); }
     });
     document.addEventListener("keydown", function (e) {
-      if (e.key === "Escape") { if (current) skipAll(); else if (planner.hints) back(); }
+      if (e.key === "Escape") { if (mp.playing()) mp.skip(); else if (planner.hints) back(); }
     });
-    $("#skip").addEventListener("click", skipAll);
-    var pause = $("#pause"); if (pause) pause.addEventListener("click", togglePause);
     var zoom = $("#zoom");
     if (zoom) zoom.addEventListener("click", function () { planner.wide = !planner.wide; planner.show(); });
     var stepBack = $("#step-back");
     if (stepBack) stepBack.addEventListener("click", function () { if (planner.hints) back(); });
-    keepSpeed(function () { if (current) current.speed = speed(); });
-    $("#player").hidden = false;
-    document.addEventListener("click", function (e) {
-      var btn = e.target.closest(".replay-turn"); if (!btn) return;
-      fetch(mp.movieUrl($("#history").dataset.movie, btn.dataset.turn), {credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (text) {
-        var holder = mp.parseFragment(text);
-        enqueue(function () { playFragment(holder.firstElementChild, true); });
-      });
-    });
-    mp.showReplayButtons();
-    initPlanner();
-    var svg = $("#board-wrap svg.board"), last = seen(), sent = justSent();
-    if (svg && last !== null && +last < +svg.dataset.turn && window.htmx && page.dataset.pollUrl) {
-      // Turns were played since this browser last looked: ask for them and play them
-      // now, once (playFragment stores the turn shown, so a reload does not replay them).
-      // Should no movie come (an error, a lost answer), the page is shown as it is.
-      watching();
-      window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
-      setTimeout(caughtUp, CATCH_UP_MS);
-    } else {
-      if (svg) storeSeen(svg.dataset.turn);
-      caughtUp();
-      if (sent) pollSoon(0);
-    }
-    mp.settleNotes();
     // Orders sent and accepted: their plan is not drawn again (the next turn's
     // board may have lost its robots); the next orders box brings a new one.
     document.addEventListener("matchpage:accepted", function () { planner.hints = null; });
   }
-  var CATCH_UP_MS = 20000;
-  /* Whether this page is the answer to orders sent from it (read once). */
-  function justSent() {
-    try {
-      var key = "h3-sent-" + page.dataset.match, sent = sessionStorage.getItem(key);
-      sessionStorage.removeItem(key);
-      return !!sent;
-    } catch (e) { return false; }
+  /* New parts of the page (at load, after a poll, after the movies): the planner for
+     new orders; the money a movie left is the panel's own again. */
+  function refresh() {
+    var hs = $("#hints");
+    if (!hs || !hs.dataset.used) initPlanner();
+    carried = null;
   }
-  /* Right after sending, the turn is usually still being resolved when the page opens:
-     ask again every SOON_MS for a few times instead of waiting for the 3 s poll, so
-     the turn starts playing as soon as it is resolved. */
-  var SOON_MS = 400, SOON_TRIES = 8;
-  function pollSoon(k) {
-    setTimeout(function () {
-      var poll = $("#poll[hx-get]");
-      if (!poll || !window.htmx || current || queue.length || hold.incoming() || $("#hints")) return;
-      var url = poll.getAttribute("hx-get");
-      window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"}).then(function () {
-        var now = $("#poll[hx-get]");
-        if (k + 1 < SOON_TRIES && now && now.getAttribute("hx-get") === url) pollSoon(k + 1);
-      });
-    }, SOON_MS);
-  }
-  // The poll's answer (the catching up's included) failed: the page is shown as it is.
-  ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
-    document.addEventListener(name, function (e) { if (pollEvent(e) && !current && !queue.length) caughtUp(); });
-  });
-  function pollEvent(e) { var d = e.detail || {}; return (d.target && d.target.id === "poll") || (d.elt && d.elt.id === "poll"); }
-  mp.quietPolls();
-  document.addEventListener("htmx:afterSettle", function (e) {
-    if (!page) return;
-    var holder = mp.takeMovie();
-    if (holder) enqueue(function () { playFragment(holder, false); });
-    hold.settled();
-    // What the poll brought is shown now, unless it waits for the board (release).
-    if (!current && !queue.length) { if (pollEvent(e)) caughtUp(); news(); }
-  });
-  // A poll with a movie, or one arriving while a movie plays: its panel, history and
-  // orders wait for the board to get there (the holder, above).
-  document.addEventListener("htmx:afterSwap", function (e) {
-    if (e.detail && e.detail.target && e.detail.target.id === "history") mp.showReplayButtons();
-  });
-
-  /* Deadline countdowns tick every second (and at once when a poll brings a new one). */
-  mp.countdowns();
-  document.addEventListener("htmx:afterSettle", tick);
-
-  /* ---- The replay page: a whole finished match from its record ---- */
-  function initReplay(root) {
-    var b = new Board($("svg.board", root)), ms = JSON.parse($("#replay-turn-ms").textContent);
-    var bar = $("#scrub"), play = $("#play"), cap = $("#caption"), clock = $("#replay-clock");
-    fetch(root.dataset.record, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (record) {
-      var turns = record.turns.map(function (t, i) { return {number: i, seat: t.orders.seat, events: t.events, turn_ms: ms[i]}; });
-      var money = {}; record.initial.players.forEach(function (p) { money[p.seat] = p.money; });
-      var movie = new Movie(b, {turns: turns, timing: JSON.parse($("#replay-timing").textContent), money: money});
-      bar.max = movie.total; bar.disabled = false; play.disabled = false;
-      var player = new Player(b, movie, {
-        frame: function (pl, f) {
-          bar.value = pl.T; clock.textContent = mmss(pl.T) + " of " + mmss(movie.total);
-          for (var s in f.model.money) { var cell = $("#money-" + s); if (cell) cell.textContent = num(f.model.money[s]); }
-        },
-        turn: function (pl, k) { var t = movie.turns[k]; cap.textContent = "Turn " + t.number + " of " + movie.turns.length + " · seat " + t.seat; }
-      });
-      player.done = function () { play.textContent = "Play"; };
-      function toggle() { if (player.playing) { player.pause(); play.textContent = "Play"; } else { player.speed = +$("#speed").value; player.play(); play.textContent = "Pause"; } }
-      play.addEventListener("click", toggle);
-      keepSpeed(function () { player.speed = speed(); });
-      bar.addEventListener("input", function () { player.seek(+bar.value); });
-      $("#prev").addEventListener("click", function () { var k = movie.turnAt(player.T); player.seek(movie.offsets[player.T - movie.offsets[k] > 500 ? k : Math.max(0, k - 1)]); });
-      $("#next").addEventListener("click", function () { var k = movie.turnAt(player.T); player.seek(k + 1 < movie.offsets.length ? movie.offsets[k + 1] : movie.total); });
-      $("#prev").disabled = false; $("#next").disabled = false;
-      player.seek(0);
-      root.dataset.ready = "1";
-    });
+  /* A board swapped in or left by a movie: the plan on it, the battle clock at it. */
+  function settled() {
+    planner.redraw();
+    var svg = $("#board-wrap svg.board"), bar = $("#clock-bar"), text = $("#clock-text");
+    if (bar && svg && svg.dataset.clock !== undefined) { bar.value = +svg.dataset.clock; if (text) text.textContent = clockOf(+svg.dataset.clock, +text.dataset.length); }
   }
 
-  if (page) {
-    initMatchPage();
+  /* ---- The match page and the replay page: the platform's (games/page.js) ---- */
+  function who(t) { return t.seat ? "seat " + t.seat : ""; }
+  if (page && $("#board-wrap svg.board")) {
+    // From here the page's catching up is page.js's; the template's fallback (for a
+    // page whose script never loads) is not needed.
+    if (window.h3CatchUpTimer) clearTimeout(window.h3CatchUpTimer);
+    listen();
+  }
+  var started = mp.init({
+    stage: matchStage,
+    tail: 0,
+    // A long turn plays faster (its events in a few seconds); a turn of quiet events still shows.
+    pace: true,
+    lasts: lasts,
+    who: who,
+    follow: true,
+    // Whose turn it is, on the panel.
+    followTurn: function (t) {
+      document.querySelectorAll("#panel tr[data-seat]").forEach(function (tr) { tr.classList.toggle("to-move", +tr.dataset.seat === t.seat); });
+    },
+    refresh: refresh,
+    // The hints come with the viewer's move: without them its orders are in (or it is another's move).
+    ordersBox: function () { return $("#hints"); },
+    drawPlan: settled,
+    // Refused: the planner starts again from the orders sent back, as after a plain post.
+    sendRefused: refresh
+  });
+  if (started) {
     // The path the board draws for a planned move of `id` to `to`, on the board shown:
     // for the browser tests (and the console), which check it against the engine's.
     window.helium3Path = function (id, to) {
@@ -1237,13 +1006,18 @@
     };
     // The moment the board shows while it plays (the movie's turn, money and robots), or null.
     window.helium3Now = function () {
-      if (!current || current.shownTurn < 0) return null;
-      var robots = {}, m = current.model || {robots: {}};
+      if (!mp.playing() || !live || !live.model) return null;
+      var robots = {}, m = live.model;
       for (var id in m.robots) robots[id] = {seat: m.robots[id].seat, alive: m.robots[id].alive, x: m.robots[id].x, y: m.robots[id].y};
-      return {turn: current.movie.turns[current.shownTurn].number, money: copy(current.money || {}), robots: robots,
-        skipping: skipping, paused: !current.playing};
+      return {turn: live.turn, money: copy(m.money || {}), robots: robots, skipping: mp.skipping(), paused: mp.paused()};
     };
   }
-  var replay = $("#replay");
-  if (replay) initReplay(replay);
+  /* The replay page: the whole finished match from its record, over the battle clock;
+     its money at every moment. */
+  var replay = $("#replay") || $("#replay-turns");
+  if (replay) mp.replay(replay, {stage: function (svg, following, mv) {
+    var b = new Board(svg), money = {}, record = mv.data.record;
+    if (record) record.initial.players.forEach(function (p) { money[p.seat] = p.money; });
+    return new Stage(b, new Movie(b, {turns: mv.turns, timing: mv.data.timing, money: money}));
+  }, tail: 0, who: who});
 })();

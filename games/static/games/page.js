@@ -7,11 +7,27 @@
 
    window.matchPage.init(hooks) starts the match page (#match) and answers whether
    its board is there. Hooks:
-     stage(svg, following)  the game's stage for a movie played on `svg`: an object
-                            whose fire(event, speed) starts one event's effect;
+     stage(svg, following, movie)  the game's stage for a movie played on `svg`: an
+                            object whose fire(event, speed) starts one event's effect;
                             `following` says the panel follows the movie (its
-                            scores are the game's to update).
+                            scores are the game's to update); `movie` is what plays:
+                            {turns, data (the fragment's JSON, or the replay's
+                            {turns, timing, record}), from (the first turn played)}.
+                            A stage may also draw any moment itself:
+                              begin(k)     turn k begins (or is sought): none of its
+                                           events fired yet;
+                              frame(k, T)  draws turn k at T ms into it, the events
+                                           fired so far at their moments; answers
+                                           the scores shown then ({seat: n}), or null.
+                            Such a stage is drawn every animation frame, a movie with
+                            turns this browser has shown starts at the first one not
+                            shown, and it plays a replay over the battle clock.
      tail                   ms a turn lasts after its last event starts (0).
+     pace                   true: a long turn plays faster: its events in at most
+                            BUSY_MS at 1x, the idle rest of it in IDLE_MS, and each
+                            turn at least LEAST_MS (or its length) to be seen and told.
+     lasts(event)           optional: ms an event's effect shows from its t_ms (its
+                            duration_ms), for the pace.
      who(t)                 optional: the caption's words on whose turn t is
                             ("seat 2's turn"), or "".
      follow                 true: while a movie plays, the panel's status and the
@@ -34,36 +50,25 @@
                             settled with nothing to play (a step's new board).
      sendRefused(answer)    optional: orders sent were refused (the answer's
                             message shows beside the planner) or not sent at all.
-   matchPage.playing() says a movie plays; matchPage.skip() ends every movie
-   queued; matchPage.markSeen() stores the turn of the board shown as seen.
+   matchPage.playing() says a movie plays, matchPage.paused() that it is paused (the
+   #pause button), matchPage.skipping() that Skip is ending every movie queued;
+   matchPage.skip() ends them; matchPage.markSeen() stores the turn of the board
+   shown as seen; matchPage.ending(id) is the part of the page (panel, history...)
+   that will show once the movies are over: the one a poll brought, held, else the
+   one shown.
    matchPage.dom holds the DOM helpers the board scripts share: $(selector, root),
    el(svgTag, attrs, parent, before), html(tag, attrs, text), setText(node, text).
 
-   The parts below serve a script that plays the match page its own way (Helium 3's
-   board.js, whose movies are a timeline with its own pace and pause):
-     matchPage.quietPolls()    a 304 or 204 from a poll keeps the page as it is.
-     matchPage.countdowns()    deadline countdowns tick every second from now on;
-                               matchPage.tick() ticks them at once.
-     matchPage.keepSpeed(changed), matchPage.speed()   the speed kept across pages.
-     matchPage.holder(busy, onBoard)   holds the panel, history and orders a poll brings while
-                               busy() (a movie plays or waits) or the poll brings a
-                               movie: held(id), incoming(), settled() (the poll is
-                               in), swapIn(shown) puts what was held (else shown[id])
-                               in place and answers the elements put in. A board a
-                               poll sends anew goes into #board-wrap (kept), then onBoard().
-     matchPage.takeMovie()     the movie a poll brought (#movie), taken out, or null.
-     matchPage.seen(match), matchPage.storeSeen(match, turn)   the last turn of the
-                               match this browser has shown (a string), or null.
-     matchPage.toldBy(turn, T, ended)   the lines of a movie's turn told by T ms
-                               into it (each as its events play; the end last).
-     matchPage.settleNotes()   "Orders accepted" goes once the board shows its turn
-                               resolved (call after the board and panel are new).
-     matchPage.movieUrl(url0, k), matchPage.parseFragment(text),
-     matchPage.showReplayButtons()   the history's replay of a past turn.
+   A page that opens on turns this browser has not shown (an inline script of the
+   game's template may mark <html> "catching-up" at once, so no later state flashes
+   first) is "watching" until the board has played them: <html> loses
+   "catching-up" once the movie shows its first turn, "watching" once no movie plays.
 
-   window.matchPage.replay(root, hooks) starts the replay page (#replay-turns).
-   Hooks: stage(svg), tail and who as above; scores(svg, atEnd), optional, writes
-   the scores of the board shown (`atEnd`: the match's end). */
+   window.matchPage.replay(root, hooks) starts the replay page: #replay-turns (turn
+   by turn, each turn's board the server's) or #replay (over the battle clock, from
+   the match's record; the stage must draw any moment). Hooks: stage, tail and who
+   as above; scores(svg, atEnd), optional, writes the scores of the board shown
+   (`atEnd`: the match's end). */
 (function () {
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
@@ -118,22 +123,49 @@
      Speed divides every time. */
   function TurnPlayer(stage, turns, opts) {
     this.stage = stage; this.turns = turns; this.opts = opts; this.k = -1; this.playing = false; this.finished = false;
-    this.speed = opts.speed || 1;
+    this.speed = opts.speed || 1; this.paused = false;
   }
+  /* The pace (opts.pace): a turn's events play in at most BUSY_MS at 1x, its idle
+     rest in IDLE_MS; every turn is on the board at least LEAST_MS (or its length),
+     so a turn of quiet events is seen and told, not gone in a blink. */
+  var BUSY_MS = 2500, IDLE_MS = 250, LEAST_MS = 1200;
   TurnPlayer.prototype.start = function (k) {
-    var self = this;
+    var self = this, lasts = this.opts.lasts;
     this.k = k; this.T = 0; this.fired = 0; this.last = null; this.playing = true;
     this.events = (this.turns[k].events || []).slice().sort(function (a, b) { return a.t_ms - b.t_ms; });
     this.end = Math.max(this.turns[k].turn_ms || 0, this.events.length ? this.events[this.events.length - 1].t_ms + (this.opts.tail || 0) : 0);
+    // How long the turn's effects run: past that the turn is idle.
+    this.busy = this.events.reduce(function (most, e) { return Math.max(most, e.t_ms + (lasts ? lasts(e) : e.duration_ms || 0)); }, 0);
+    this.busy = Math.min(Math.max(this.busy, Math.min(this.turns[k].turn_ms || 0, LEAST_MS)), this.turns[k].turn_ms || 0);
+    if (this.stage.begin) this.stage.begin(k);
     if (this.opts.show) this.opts.show(k);
+    // A stage that draws its moments shows the turn's first one at once, with its caption.
+    if (this.stage.frame) { this.fire(); this.stage.frame(k, 0); }
+    requestAnimationFrame(function (now) { self.tick(now); });
+  };
+  /* Movie time per ms of real time at 1x, at this moment of the turn. */
+  TurnPlayer.prototype.rate = function () {
+    if (!this.opts.pace) return 1;
+    var turnMs = this.turns[this.k].turn_ms || 0;
+    return this.T < this.busy ? Math.max(1, this.busy / BUSY_MS) : Math.max(1, (turnMs - this.busy) / IDLE_MS);
+  };
+  TurnPlayer.prototype.fire = function () {
+    while (this.fired < this.events.length && this.events[this.fired].t_ms <= this.T) this.stage.fire(this.events[this.fired++], this.speed);
+  };
+  TurnPlayer.prototype.pause = function () { this.paused = true; };
+  TurnPlayer.prototype.resume = function () {
+    var self = this;
+    if (!this.paused || !this.playing) return;
+    this.paused = false; this.last = null;
     requestAnimationFrame(function (now) { self.tick(now); });
   };
   TurnPlayer.prototype.tick = function (now) {
-    if (!this.playing) return;
+    if (!this.playing || this.paused) return;
     var self = this;
-    if (this.last !== null) this.T += (now - this.last) * this.speed;
+    if (this.last !== null) this.T += (now - this.last) * this.speed * this.rate();
     this.last = now;
-    while (this.fired < this.events.length && this.events[this.fired].t_ms <= this.T) this.stage.fire(this.events[this.fired++], this.speed);
+    this.fire();
+    if (this.stage.frame) this.stage.frame(this.k, this.T);
     var ended = this.T >= this.end && this.fired >= this.events.length;
     if (this.opts.at) this.opts.at(this.k, this.T, ended);
     if (ended) {
@@ -264,13 +296,26 @@
       st.append(n, notes.length ? " (" + notes.join("; ") + ")." : ".");
     }
     if (hooks.followTurn) hooks.followTurn(t);
+    // A finished match's result, and the heading's "Finished", wait for its last turn.
+    var status = $("#match-status"); if (status) status.hidden = true;
     document.querySelectorAll("#panel .results, #panel .winner-mark").forEach(function (e) { e.hidden = true; });
     document.querySelectorAll("#history li.turn").forEach(function (li) { li.hidden = +li.dataset.turn > t.number; });
   }
   function release() {
     hold.swapIn(shown);
     shown = null;
+    // The heading's status (the match "Finished") is said again, at the turn it tells.
+    var status = $("#match-status"); if (status) status.hidden = false;
+    caughtUp();
     news();
+  }
+  /* The board has shown the first turn the page had to catch up on (or there was
+     none, or the poll failed): nothing hidden any more; the planner again once no
+     movie plays (board.css hides it while the page is "watching"). */
+  function caughtUp() {
+    var root = document.documentElement;
+    if (!current && !queue.length) root.classList.remove("watching");
+    root.classList.remove("catching-up");
   }
   function news() {
     hooks.refresh();
@@ -285,7 +330,7 @@
   /* Play a movie fragment (#movie after a poll, or a past turn), then show its end. */
   function playFragment(holder, restoring) {
     var tplStart = $("template.mv-start", holder), tplEnd = $("template.mv-end", holder);
-    var turns = JSON.parse($("script", holder).textContent).turns;
+    var data = JSON.parse($("script", holder).textContent), turns = data.turns;
     var wrap = $("#board-wrap"), saved = restoring ? wrap.firstElementChild : null;
     // Turns this browser has shown already are not played again.
     var from = restoring ? null : seen(), k0 = 0;
@@ -298,16 +343,20 @@
     }
     // Some of its turns seen, some not: the board drawn is the one before its first
     // turn, so it plays from there (the turns seen once more) rather than on a board
-    // they left; unless the game plays only the turns unseen.
-    if (hooks.unseenOnly) turns = turns.slice(k0);
+    // they left; unless the game plays only the turns unseen, or its stage draws any
+    // moment (it starts at the first turn unseen).
+    if (hooks.unseenOnly) { turns = turns.slice(k0); k0 = 0; }
+    if (!restoring) document.documentElement.classList.add("watching");
     wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
     var following = !!hooks.follow && !restoring && !!$("#panel"), cap = $("#caption"), skip = $("#skip");
     if (following && !shown) beginShow();
-    var stage = hooks.stage($("#board-wrap svg.board"), following);
-    var player = new TurnPlayer(stage, turns, {speed: speed(), tail: hooks.tail, show: function (k) {
+    var movie = {turns: turns, data: data, from: k0};
+    var stage = hooks.stage($("#board-wrap svg.board"), following, movie);
+    if (!stage.frame) movie.from = k0 = 0;
+    var player = new TurnPlayer(stage, turns, {speed: speed(), tail: hooks.tail, pace: hooks.pace, lasts: hooks.lasts, show: function (k) {
       var t = turns[k];
       if (cap) { setText(cap, caption(hooks, t, toldBy(t, 0, false))); cap.dataset.turn = t.number; }
-      if (following) followTurn(t, k, turns.length);
+      if (following) followTurn(t, k - k0, turns.length - k0);
     }, at: function (k, T, ended) {
       if (cap && cap.dataset.turn === String(turns[k].number)) setText(cap, caption(hooks, turns[k], toldBy(turns[k], T, ended)));
     }, done: function () {
@@ -321,19 +370,34 @@
       next();
     }});
     $("#player").hidden = false; $("#player").classList.add("playing"); if (skip) skip.disabled = false;
+    pauseButton(true, false);
     current = player;
-    if (skipping) player.finish(); else player.start(0);
+    if (skipping) return player.finish();
+    player.start(k0);
+    // The first turn not seen is on the board, the panel at its moment: nothing to hide any more.
+    if (!restoring) caughtUp();
   }
   function next() {
     var fn = queue.shift();
     if (fn) return fn();
     skipping = false;
     var skip = $("#skip"); if (skip) skip.disabled = true;
+    pauseButton(false, false);
     $("#player").classList.remove("playing");
     release();
   }
   function enqueue(fn) { if (current) queue.push(fn); else fn(); }
+  /* Skip: everything queued ends at once, the board shows the latest turn. */
   function skipAll() { if (current) { skipping = true; current.finish(); } }
+  /* Pause holds the movie on its moment (a poll's news waits with it); Play goes on. */
+  function pauseButton(enabled, paused) {
+    var b = $("#pause"); if (!b) return;
+    b.disabled = !enabled; b.textContent = paused ? "Play" : "Pause"; b.setAttribute("aria-pressed", paused ? "true" : "false");
+  }
+  function togglePause() {
+    if (!current) return;
+    if (current.paused) { current.resume(); pauseButton(true, false); } else { current.pause(); pauseButton(true, true); }
+  }
 
   /* The player's orders are in and the turn waits for the others: against bots it
      resolves in a moment, so the page looks again soon rather than at the next
@@ -350,18 +414,24 @@
   }
   function listen() {
     quietPolls();
-    document.addEventListener("htmx:afterSettle", function () {
+    document.addEventListener("htmx:afterSettle", function (e) {
       var holder = takeMovie();
       if (holder) enqueue(function () { playFragment(holder, false); });
       hold.settled();
       delete page.dataset.catchingUp;
       if (!current && !queue.length) {
+        // The poll brought nothing to play: the page is shown as it is.
+        if (pollEvent(e)) caughtUp();
         if (hooks.onSettled) hooks.onSettled();
         news();
         // The first answer after orders were accepted, with no movie: the game may
         // show what was sent on the board it brought.
         if (sentAwaits) { sentAwaits = false; if (hooks.afterSent) hooks.afterSent(); }
       } else sentAwaits = false;
+    });
+    // The poll's answer (the catching up's included) failed: the page is shown as it is.
+    ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
+      document.addEventListener(name, function (e) { if (pollEvent(e) && !current && !queue.length) caughtUp(); });
     });
     hold = holder(function () { return !!(current || queue.length); }, drawPlan);
     document.addEventListener("htmx:afterSwap", function (e) {
@@ -378,8 +448,9 @@
     hooks = given;
     listen();
     if (!$("#board-wrap svg.board")) return false;
-    var skip = $("#skip");
+    var skip = $("#skip"), pause = $("#pause");
     if (skip) skip.addEventListener("click", skipAll);
+    if (pause) pause.addEventListener("click", togglePause);
     keepSpeed(function () { if (current) current.speed = speed(); });
     $("#player").hidden = false;
     document.addEventListener("click", function (e) {
@@ -396,12 +467,20 @@
       // once. Until the answer is here (and its movie queued) the page says it is
       // catching up.
       page.dataset.catchingUp = "1";
+      document.documentElement.classList.add("watching");
       var caught = function () { setTimeout(function () { delete page.dataset.catchingUp; }, 1500); };
       var asked = window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
       if (asked && asked.then) asked.then(caught, caught); else caught();
-    } else if (turn !== null) storeSeen(turn);
+      // Should no movie come (a lost answer), the page is shown as it is.
+      setTimeout(caughtUp, CATCH_UP_MS);
+    } else {
+      if (turn !== null) storeSeen(turn);
+      caughtUp();
+    }
     return true;
   }
+  var CATCH_UP_MS = 20000;
+  function pollEvent(e) { var d = e.detail || {}; return (d.target && d.target.id === "poll") || (d.elt && d.elt.id === "poll"); }
 
   /* ---- Sending orders without leaving the page ---- */
   /* The orders form posts by fetch, asking for JSON: the page stays where it was
@@ -545,6 +624,7 @@
      before turn k, which the turn's movie fragment carries with turn k's events (a
      turn of steps: each step's). */
   function replay(root, rh) {
+    if (root.dataset.record) return clockReplay(root, rh);
     var N = +root.dataset.turns, bar = $("#scrub"), play = $("#play"), cap = $("#caption"), out = $("#scrub-turn");
     var wrap = $("#board-wrap"), boards = {}, turnsOf = {}, asked = {}, want = N, player = null, shownK = N;
     boards[0] = $("#replay-start").content.firstElementChild;
@@ -629,26 +709,76 @@
     root.dataset.ready = "1";
   }
 
+  /* ---- The replay page over the battle clock: the whole match from its record ---- */
+  /* A game timed by a battle clock: the scrubber runs over the clock, and the game's
+     stage draws any moment of the match (its frame). The record is the platform's
+     replay file ({initial, turns: [{orders, events}]}); each turn's length and the
+     game's timing are on the page (#replay-turn-ms, #replay-timing). */
+  function mmss(ms) { var s = Math.floor(Math.max(0, ms) / 1000); return Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2); }
+  function num(n) { return typeof n === "number" ? n.toLocaleString("en") : String(n); }
+  function clockReplay(root, rh) {
+    var svg = $("svg.board", root), ms = JSON.parse($("#replay-turn-ms").textContent);
+    var bar = $("#scrub"), play = $("#play"), cap = $("#caption"), clock = $("#replay-clock");
+    fetch(root.dataset.record, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (record) {
+      var turns = record.turns.map(function (t, i) {
+        var events = (t.events || []).slice().sort(function (a, b) { return a.t_ms - b.t_ms; });
+        return {number: i, seat: t.orders && t.orders.seat, events: events, turn_ms: ms[i] || 0};
+      });
+      var stage = rh.stage(svg, false, {turns: turns, data: {turns: turns, timing: JSON.parse($("#replay-timing").textContent), record: record}, from: 0});
+      var offsets = [], total = 0;
+      turns.forEach(function (t) { offsets.push(total); total += t.turn_ms; });
+      var T = 0, k = -1, local = 0, fired = 0, playing = false;
+      function turnAt(at) { var i = 0; while (i + 1 < offsets.length && offsets[i + 1] <= at) i++; return i; }
+      /* Moment `at` on the board: its turn's events fired up to it (from the turn's
+         start when the clock went back), then drawn; the match's end all done. */
+      function seek(at) {
+        T = Math.max(0, Math.min(at, total));
+        bar.value = T; setText(clock, mmss(T) + " of " + mmss(total));
+        if (!turns.length) return;
+        var i = turnAt(T), was = k, at_ = T >= total ? Infinity : T - offsets[i], events = turns[i].events;
+        if (i !== k || at_ < local) { k = i; fired = 0; if (stage.begin) stage.begin(i); }
+        local = at_;
+        while (fired < events.length && events[fired].t_ms <= local) stage.fire(events[fired++], Infinity);
+        var scores = stage.frame(i, local);
+        for (var seat in scores || {}) setText($("#money-" + seat), num(scores[seat]));
+        if (i !== was) setText(cap, "Turn " + turns[i].number + " of " + turns.length + (turns[i].seat ? " · seat " + turns[i].seat : ""));
+      }
+      function stop() { playing = false; play.textContent = "Play"; play.setAttribute("aria-pressed", "false"); }
+      function toggle() {
+        if (playing) { stop(); return; }
+        if (T >= total) seek(0);
+        playing = true; play.textContent = "Pause"; play.setAttribute("aria-pressed", "true");
+        var last = null;
+        requestAnimationFrame(function step(now) {
+          if (!playing) return;
+          if (last !== null) seek(T + (now - last) * speed());
+          last = now;
+          if (T >= total) { stop(); return; }
+          requestAnimationFrame(step);
+        });
+      }
+      bar.max = total; bar.disabled = false; play.disabled = false;
+      play.addEventListener("click", toggle);
+      keepSpeed(function () { /* read at every frame */ });
+      bar.addEventListener("input", function () { seek(+bar.value); });
+      // Previous: to the start of the turn shown (past its first half second), else the turn before.
+      $("#prev").addEventListener("click", function () { var i = turnAt(T); seek(offsets[T - offsets[i] > 500 ? i : Math.max(0, i - 1)]); });
+      $("#next").addEventListener("click", function () { var i = turnAt(T); seek(i + 1 < offsets.length ? offsets[i + 1] : total); });
+      $("#prev").disabled = false; $("#next").disabled = false;
+      seek(0);
+      root.dataset.ready = "1";
+    });
+  }
+
   window.matchPage = {
     init: init,
     replay: replay,
     playing: function () { return !!current; },
     skip: skipAll,
     markSeen: function () { if (page) markSeen(); },
-    dom: {$: $, el: el, html: html, setText: setText},
-    toldBy: toldBy,
-    quietPolls: quietPolls,
-    countdowns: countdowns,
-    tick: tick,
-    keepSpeed: keepSpeed,
-    speed: speed,
-    holder: holder,
-    takeMovie: takeMovie,
-    seen: seenOf,
-    storeSeen: storeSeenOf,
-    movieUrl: movieUrl,
-    parseFragment: parseFragment,
-    showReplayButtons: showReplayButtons,
-    settleNotes: settleNotes
+    paused: function () { return !!current && current.paused; },
+    skipping: function () { return skipping; },
+    ending: function (id) { return (hold && hold.held(id)) || document.getElementById(id); },
+    dom: {$: $, el: el, html: html, setText: setText}
   };
 })();
