@@ -96,12 +96,15 @@ class OwnerLadder:
 def owner_ladders(user: User) -> list[OwnerLadder]:
     entries = {e.game: e for e in LadderEntry.objects.filter(user=user)}
     rows = []
-    for game in catalog.names():
+    shown = list(catalog.names())
+    # A game the site does not list (a test ruleset) where the bot has an entry too.
+    shown += sorted(g for g in entries if g not in shown and g in engine.ruleset_names())
+    for game in shown:
         entry = entries.get(game)
         rows.append(
             OwnerLadder(
                 game=game,
-                title=catalog.title(game),
+                title=catalog.title(game) if game in catalog.names() else game,
                 on=bool(entry and entry.on),
                 joined_at=entry.joined_at if entry and entry.on else None,
                 removed_at=entry.removed_at if entry and not entry.on else None,

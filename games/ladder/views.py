@@ -9,23 +9,23 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+import engine
 from games import catalog
 from games.errors import ServiceError
 from games.ladder import services
-from games.ladder.selectors import owner_ladders
 
 
 @login_required
 @require_POST
 def ladder_switch(request: HttpRequest, game: str) -> HttpResponse:
-    if game not in catalog.names():
+    if game not in engine.ruleset_names():
         raise Http404("No such game.")
     wanted = request.POST.get("on", "")
     if wanted not in ("1", "0"):
         messages.error(request, "Choose on or off.")
         return redirect("games:tokens")
     assert isinstance(request.user, User)
-    title = next(r.title for r in owner_ladders(request.user) if r.game == game)
+    title = catalog.title(game) if game in catalog.names() else game
     try:
         entry = services.ladder_set_from_page(user=request.user, game=game, on=wanted == "1")
     except ServiceError as error:

@@ -15,6 +15,7 @@ from api_support import token_for
 from django.db import connection
 from django.utils import timezone
 
+from games import services as game_services
 from games.ladder import services
 from games.ladder.models import LadderGame, LadderMatch, LadderSlot
 from games.models import Match, Seat, Turn
@@ -161,5 +162,11 @@ def test_the_ladders_clock_keeps_its_short_turns(player: Any, opponent: Any, set
     turn.refresh_from_db()
     assert turn.status != Turn.Status.WAITING and turn.missed
     # A match that is not the ladder's keeps its own turn time.
-    other = Match.objects.exclude(ladder__isnull=False)
-    assert not Turn.objects.filter(match__in=other).exists()
+    other = game_services.match_create(
+        creator=player, seat_count=2, bots=["rock"], ruleset=GAME, turn_seconds=3600
+    )
+    own = Turn.objects.get(match=other)
+    services.ladder_clock(now=own.started_at + timedelta(seconds=600))
+    own.refresh_from_db()
+    assert own.status == Turn.Status.WAITING
+    assert own.deadline_at - own.started_at == timedelta(seconds=3600)
