@@ -53,13 +53,26 @@ def match_with_pieces_on_the_edges(player: Any) -> Match:
 SHAFTS = """() => { const p = document.querySelector('#board-wrap .hl-plan .hl-shaft');
   return p ? (p.getAttribute('d').match(/M/g) || []).length : 0; }"""
 
-# The turn as it plays: the caption names it, the panel shows that turn and a moved
-# piece is drawn away from its cell.
+# The turn as it plays: the caption names it, the panel shows that turn and the pieces
+# it moves are drawn on the canvas over the board, the board's own pieces hidden under
+# the canvas that draws the others (no piece of the board's SVG is moved or restyled).
 SLIDING = """() => {
   const cap = document.querySelector('#caption'), status = document.querySelector('#panel .status');
-  const moved = [...document.querySelectorAll('#board-wrap .hl-piece')].some(p => p.style.transform);
-  return cap && cap.textContent.startsWith('Turn 0 plays') && moved
+  const moving = document.querySelector('#board-wrap canvas.hl-overlay.hl-moving');
+  const still = document.querySelector('#board-wrap canvas.hl-overlay.hl-still');
+  const group = document.querySelector('#board-wrap svg.board g.hl-pieces');
+  return cap && cap.textContent.startsWith('Turn 0 plays') && moving && still
+    && +moving.dataset.moving >= 3 && group.getAttribute('visibility') === 'hidden'
+    && !document.querySelector('#board-wrap .hl-piece[style]')
     && status.textContent.startsWith('Showing turn 0');
+}"""
+# A point of the canvas that moves pieces: is anything drawn there (alpha > 0)?
+DRAWN_AT = """([x, y]) => {
+  const c = document.querySelector('#board-wrap canvas.hl-overlay.hl-moving');
+  if (!c) return null;
+  const svg = document.querySelector('#board-wrap svg.board'), vb = svg.viewBox.baseVal, d = svg.dataset;
+  const px = (+d.margin + (x + 0.5) * +d.cell) * c.width / vb.width, py = (+d.margin + (y + 0.5) * +d.cell) * c.height / vb.height;
+  return c.getContext('2d').getImageData(Math.round(px), Math.round(py), 1, 1).data[3] > 0;
 }"""
 
 
@@ -141,7 +154,8 @@ def test_moves_across_the_edges_planned_by_mouse_keyboard_and_box_reach_the_engi
 
     drain(match, emails=False)
     page.wait_for_function(SLIDING, timeout=15_000, polling="raf")
-    page.wait_for_timeout(200)  # into the slide, for the picture only
+    # The piece sent north from (1, 2) is drawn on its way, then at (1, 1), on the canvas.
+    page.wait_for_function(f"() => ({DRAWN_AT})([1, 1]) === true", timeout=5_000, polling="raf")
     page.screenshot(path="/tmp/halite_animation.png")
     settle_board(page)
     expect(page.locator("#board-wrap svg.board")).to_have_attribute("data-turn", "1")

@@ -82,60 +82,160 @@
   };
 
   /* ---- Animating one turn from its events ---- */
-  /* A piece's place is its drawn transform (the server's) plus an offset in board units. */
-  function baseOf(p) {
-    if (!p.hlBase) {
-      var list = p.transform && p.transform.baseVal, m = list && list.numberOfItems ? list.consolidate().matrix : null;
-      p.hlBase = m ? [m.a, m.b, m.c, m.d, m.e, m.f] : [1, 0, 0, 1, 0, 0];
-      p.hlOff = [0, 0];
+  // The seats' colours and the pieces' outline (games/play/halite/board.py's SEAT_COLOURS
+  // and _STYLE), for the pieces a turn draws on its canvas.
+  var SEAT_COLOURS = {1: "#2e8fd6", 2: "#e69f00", 3: "#00a67a", 4: "#d884b4", 5: "#f0603a", 6: "#f0e442"};
+  var OUTLINE = "#0b0d11";
+  // The effects (board.css's .hl-hit, .hl-merge, .hl-boom) and the paint of a cell
+  // changing hands (.hl-cap): [fill, stroke or null].
+  var FX = {"hl-hit": ["rgba(255,59,59,.45)", "#ff3b3b"], "hl-merge": ["rgba(255,255,255,.35)", "#fff"], "hl-boom": ["rgba(255,154,74,.75)", null]};
+  function easeInOut(t) { return t < 0.5 ? 2 * t * t : 1 - 2 * (1 - t) * (1 - t); }
+  function easeOut(t) { return 1 - (1 - t) * (1 - t); }
+  function easeIn(t) { return t * t; }
+  /* Progress 0..1 of something that started at `t0` and lasts `ms`, eased. */
+  function progress(now, t0, ms, ease) { return ms > 0 ? ease(Math.min(1, Math.max(0, (now - t0) / ms))) : 1; }
+  /* The shapes of the server's drawing (#hpS-B, drawn in a cell's square) as Path2D. */
+  function shapesOf(svg) {
+    if (!svg.hlShapes) {
+      svg.hlShapes = {};
+      svg.querySelectorAll("defs path[id^='hp']").forEach(function (p) { svg.hlShapes[p.id] = new Path2D(p.getAttribute("d")); });
     }
-    return p.hlBase;
-  }
-  function placed(p, ox, oy, extra) {
-    var b = baseOf(p);
-    return (extra || "") + "matrix(" + b[0] + "," + b[1] + "," + b[2] + "," + b[3] + "," + (b[4] + ox) + "," + (b[5] + oy) + ")";
-  }
-  function animate(node, frames, ms, easing) {
-    if (ms > 0 && node.animate) return node.animate(frames, {duration: ms, easing: easing || "ease-in-out"});
-    return null;
+    return svg.hlShapes;
   }
   /* What one turn does to the board, event by event: `fire(e)` starts event e's
-     effect, lasting its duration at this speed. The turn keeps which element stands
+     effect, lasting its duration at this speed. The turn keeps which piece stands
      where (a seat's pieces meet on a cell before they merge or fight), so a movie of
-     several turns plays each on the board the one before left. */
+     several turns plays each on the board the one before left.
+
+     The turn plays on two canvases over the board, not on the board's SVG: at its
+     first event the board's pieces are hidden (one change to the SVG for the whole
+     turn) and drawn once on the lower canvas, and the pieces the turn moves, the
+     paint of the cells changing hands and the effects are drawn on the upper one at
+     each frame while something moves. A frame then costs a few canvas fills, however
+     big the board: no element is restyled, laid out or repainted while the turn
+     plays. The server's board after the turn replaces the board and its canvases. */
   function Stage(board, onCount) {
     this.b = board; this.onCount = onCount || function () {};
-    this.at = {};  // "x,y" -> [{el, seat}] pieces standing on the cell now
-    for (var k in board.pieces) { var p = board.pieces[k]; this.at[k] = [{el: p, seat: +p.dataset.owner}]; }
+    this.at = {};  // "x,y" -> [{el, seat, shape, ...}] pieces standing on the cell now
+    for (var k in board.pieces) {
+      var p = board.pieces[k], x = +p.dataset.x, y = +p.dataset.y;
+      this.at[k] = [{el: p, seat: +p.dataset.owner, shape: (p.getAttribute("href") || "").slice(1), x: x, y: y}];
+    }
     this.count = board.territory();
     this.painted = {};  // "x,y" -> the paint of a cell that changed hands
+    this.moving = [];   // the pieces the turn has touched, drawn on the upper canvas
+    this.flashes = [];
+    this.asked = false;
   }
-  /* The turn plays on a layer of its own over the board: the pieces it moves (lifted
-     out of the board when first touched), the paint of the cells changing hands and the
-     effects. The board under it stays as the server drew it while the turn plays, so a
-     frame redraws that layer alone, not a 50 x 50 board's 2,500 pieces; the server's
-     board after the turn replaces both. */
+  /* The two canvases exactly over the board's box (the board may sit in a scrolled,
+     zoomed wrap), in device pixels; the board's pieces hidden under them. */
   Stage.prototype.layer = function () {
     if (this.top) return this.top;
-    var svg = this.b.svg;
-    this.top = el("svg", {"class": "halite-board hl-overlay", viewBox: svg.getAttribute("viewBox"), "aria-hidden": "true"}, svg.parentNode, svg.nextSibling);
-    this.paint = el("g", {"class": "hl-paint"}, this.top);
-    this.lifted = el("g", {"class": "hl-pieces"}, this.top);
-    this.fx = el("g", {"class": "hl-fx"}, this.top);
-    this.place();
+    var svg = this.b.svg, wrap = svg.parentNode, a = svg.getBoundingClientRect(), w = wrap.getBoundingClientRect();
+    var vb = svg.viewBox.baseVal, dpr = window.devicePixelRatio || 1;
+    var left = (a.left - w.left - wrap.clientLeft + wrap.scrollLeft) + "px", top = (a.top - w.top - wrap.clientTop + wrap.scrollTop) + "px";
+    function canvas(cls) {
+      var c = html("canvas", {"class": "hl-overlay " + cls, "aria-hidden": "true"});
+      c.width = Math.max(1, Math.round(a.width * dpr)); c.height = Math.max(1, Math.round(a.height * dpr));
+      var st = c.style; st.left = left; st.top = top; st.width = a.width + "px"; st.height = a.height + "px";
+      var ctx = c.getContext("2d");
+      ctx.setTransform(c.width / vb.width, 0, 0, c.height / vb.height, -vb.x * c.width / vb.width, -vb.y * c.height / vb.height);
+      return ctx;
+    }
+    this.under = canvas("hl-still");
+    this.top = canvas("hl-moving");
+    wrap.insertBefore(this.under.canvas, svg.nextSibling);
+    wrap.insertBefore(this.top.canvas, this.under.canvas.nextSibling);
+    this.unit = vb.width / a.width;  // a CSS pixel in board units (the effects' outlines)
+    this.shapes = shapesOf(svg);
+    var group = $("g.hl-pieces", svg);
+    if (group) group.setAttribute("visibility", "hidden");
+    this.stillDrawn = false;
     return this.top;
   };
-  /* The layer exactly over the board's box (the board may sit in a scrolled, zoomed wrap). */
-  Stage.prototype.place = function () {
-    var svg = this.b.svg, wrap = svg.parentNode, a = svg.getBoundingClientRect(), w = wrap.getBoundingClientRect(), st = this.top.style;
-    st.left = (a.left - w.left - wrap.clientLeft + wrap.scrollLeft) + "px";
-    st.top = (a.top - w.top - wrap.clientTop + wrap.scrollTop) + "px";
-    st.width = a.width + "px"; st.height = a.height + "px";
+  /* One piece, its shape of its strength at board point (x, y), scaled about its centre. */
+  Stage.prototype.drawPiece = function (ctx, entry, x, y, alpha, scale) {
+    var path = this.shapes[entry.shape]; if (!path || alpha <= 0) return;
+    var c = this.b.c, zero = /-0$/.test(entry.shape), colour = SEAT_COLOURS[entry.seat] || "#ccc";
+    ctx.save();
+    ctx.translate(x, y);
+    if (scale !== 1) { ctx.translate(c / 2, c / 2); ctx.scale(scale, scale); ctx.translate(-c / 2, -c / 2); }
+    ctx.globalAlpha = alpha * (zero ? 0.25 : 1);
+    ctx.fillStyle = colour; ctx.fill(path);
+    ctx.globalAlpha = alpha;
+    ctx.lineWidth = zero ? 1.4 : 1; ctx.strokeStyle = zero ? colour : OUTLINE; ctx.stroke(path);
+    ctx.restore();
   };
-  Stage.prototype.lift = function (p) {
+  /* The lower canvas: every piece the turn has not touched, drawn once. */
+  Stage.prototype.drawStill = function () {
+    var ctx = this.under, b = this.b;
+    for (var k in this.at) {
+      this.at[k].forEach(function (entry) { if (!entry.lifted) this.drawPiece(ctx, entry, b.left(entry.x), b.top(entry.y), 1, 1); }, this);
+    }
+    this.stillDrawn = true;
+  };
+  /* A piece the turn touches goes from the lower canvas to the upper one. */
+  Stage.prototype.lift = function (entry) {
     this.layer();
-    if (this.lifted && p.parentNode !== this.lifted) this.lifted.appendChild(p);
-    return p;
+    if (entry.lifted) return entry;
+    entry.lifted = true; entry.dx = 0; entry.dy = 0; entry.tweens = [];
+    this.moving.push(entry);
+    if (this.stillDrawn) {
+      var b = this.b;
+      this.under.clearRect(b.left(entry.x), b.top(entry.y), b.c, b.c);
+    }
+    return entry;
+  };
+  /* Draw now (after the events of this frame), and at every frame while something moves. */
+  Stage.prototype.ask = function () {
+    if (this.asked) return;
+    this.asked = true;
+    var self = this;
+    Promise.resolve().then(function () { self.frame(); });
+  };
+  Stage.prototype.frame = function () {
+    this.asked = false;
+    if (!this.top || !this.top.canvas.isConnected) return;  // the server's board replaced it
+    if (!this.stillDrawn) this.drawStill();
+    var now = performance.now(), ctx = this.top, b = this.b, c = b.c, busy = false, self = this;
+    var canvas = ctx.canvas;
+    ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.clearRect(0, 0, canvas.width, canvas.height); ctx.restore();
+    for (var k in this.painted) {
+      var pc = this.painted[k], a = progress(now, pc.t0, pc.ms, easeInOut);
+      if (a < 1) busy = true;
+      ctx.globalAlpha = a * (pc.owner ? 0.3 : 0.7);
+      ctx.fillStyle = pc.owner ? SEAT_COLOURS[pc.owner] || "#ccc" : "#11141a";
+      ctx.fillRect(b.left(pc.x), b.top(pc.y), c, c);
+    }
+    ctx.globalAlpha = 1;
+    this.moving.forEach(function (entry) {
+      var x = b.left(entry.x) + entry.dx, y = b.top(entry.y) + entry.dy, alpha = 1, scale = 1;
+      entry.tweens.forEach(function (t) {
+        var p = progress(now, t.t0, t.ms, t.ease);
+        if (p < 1) busy = true;
+        if (t.kind === "move") { x += t.dx * (p - 1); y += t.dy * (p - 1); if (t.copy && p < 1) self.drawPiece(ctx, entry, x - t.copy[0], y - t.copy[1], 1, 1); }
+        else if (t.kind === "fade") alpha *= 1 - p;
+        else if (t.kind === "grow") scale *= 1 + 0.35 * (p < 0.5 ? p * 2 : 2 - p * 2);
+      });
+      self.drawPiece(ctx, entry, x, y, alpha, scale);
+    });
+    this.flashes = this.flashes.filter(function (f) {
+      var p = progress(now, f.t0, f.ms, easeOut);
+      if (p >= 1) return false;
+      busy = true;
+      var style = FX[f.cls], x = b.left(f.x), y = b.top(f.y);
+      ctx.globalAlpha = 1 - p;
+      ctx.fillStyle = style[0]; ctx.fillRect(x, y, c, c);
+      if (style[1]) { ctx.strokeStyle = style[1]; ctx.lineWidth = 2 * self.unit; ctx.strokeRect(x, y, c, c); }
+      return true;
+    });
+    ctx.globalAlpha = 1;
+    // How many pieces the turn moves, for whoever watches the page (the browser tests).
+    if (canvas.dataset.moving !== String(this.moving.length)) canvas.dataset.moving = String(this.moving.length);
+    if (busy && !this.looping) {
+      this.looping = true;
+      requestAnimationFrame(function () { self.looping = false; self.frame(); });
+    }
   };
   Stage.prototype.find = function (c, seat, remove) {
     var list = this.at[key(c[0], c[1])] || [];
@@ -145,39 +245,27 @@
   Stage.prototype.put = function (c, entry) { var k = key(c[0], c[1]); (this.at[k] = this.at[k] || []).push(entry); };
   Stage.prototype.flash = function (c, cls, ms) {
     this.layer();
-    var b = this.b, r = el("rect", {"class": cls, x: b.left(c[0]), y: b.top(c[1]), width: b.c, height: b.c}, this.fx);
-    var a = animate(r, [{opacity: 1}, {opacity: 0}], ms, "ease-out");
-    if (a) a.onfinish = function () { r.remove(); }; else r.remove();
+    if (ms > 0) this.flashes.push({x: c[0], y: c[1], cls: cls, t0: performance.now(), ms: ms});
+    this.ask();
   };
   Stage.prototype.paintCell = function (c, owner, ms) {
-    var b = this.b, k = key(c[0], c[1]);
     this.layer();
-    if (this.painted[k]) this.painted[k].remove();
-    var r = this.painted[k] = el("rect", {"class": "hl-cap" + (owner ? " seat-" + owner : " neutral"), x: b.left(c[0]), y: b.top(c[1]), width: b.c, height: b.c}, this.paint);
-    animate(r, [{opacity: 0}, {opacity: 1}], ms);
+    this.painted[key(c[0], c[1])] = {x: c[0], y: c[1], owner: owner, t0: performance.now(), ms: ms};
+    this.ask();
   };
   Stage.prototype.fire = function (e, speed) {
-    var b = this.b, ms = Math.max(0, (e.duration_ms || 0) / speed), c = b.c, entry, p;
+    var b = this.b, ms = Math.max(0, (e.duration_ms || 0) / speed), c = b.c, entry, now = performance.now();
     switch (e.type) {
       case "move": {
         entry = this.find(e.from, e.seat, true);
         if (!entry) break;
-        p = this.lift(entry.el); baseOf(p);
-        var ox = p.hlOff[0], oy = p.hlOff[1], dx = DX[e.direction] * c, dy = DY[e.direction] * c;
-        var from = placed(p, ox, oy), to = placed(p, ox + dx, oy + dy);
-        // The cell it leaves stays its seat's (a piece of strength 0): its territory wash stays.
-        var wraps = e.from[0] + DX[e.direction] !== e.to[0] || e.from[1] + DY[e.direction] !== e.to[1];
+        this.lift(entry);
+        var dx = DX[e.direction] * c, dy = DY[e.direction] * c;
+        // Off one edge and in at the other: the piece comes in from beyond the edge it
+        // enters by, while a copy of it leaves by the edge it left.
         var sx = (e.to[0] - e.from[0] - DX[e.direction]) * c, sy = (e.to[1] - e.from[1] - DY[e.direction]) * c;
-        if (wraps) {
-          // Off one edge and in at the other: a copy leaves while the piece comes in.
-          var ghost = p.cloneNode(true); ghost.classList.add("hl-leaving"); this.fx.appendChild(ghost);
-          var g = animate(ghost, [{transform: from}, {transform: to}], ms);
-          if (g) g.onfinish = function () { ghost.remove(); }; else ghost.remove();
-          from = placed(p, ox + sx, oy + sy); to = placed(p, ox + dx + sx, oy + dy + sy);
-          p.hlOff = [ox + dx + sx, oy + dy + sy];
-        } else p.hlOff = [ox + dx, oy + dy];
-        p.style.transform = to;
-        animate(p, [{transform: from}, {transform: to}], ms);
+        entry.dx += dx + sx; entry.dy += dy + sy;
+        entry.tweens.push({kind: "move", dx: dx, dy: dy, t0: now, ms: ms, ease: easeInOut, copy: sx || sy ? [sx, sy] : null});
         this.put(e.to, entry);
         break;
       }
@@ -186,15 +274,10 @@
         for (var i = list.length - 1; i >= 0; i--) {
           if (list[i].seat !== e.seat) continue;
           if (!keep) { keep = list[i]; continue; }
-          var gone = this.lift(list.splice(i, 1)[0].el);
-          gone.style.opacity = 0;
-          animate(gone, [{opacity: 1}, {opacity: 0}], ms);
+          this.lift(list.splice(i, 1)[0]).tweens.push({kind: "fade", t0: now, ms: ms, ease: easeInOut});
         }
         if (keep) {
-          p = this.lift(keep.el);
-          var cx = b.left(e.at[0]) + c / 2, cy = b.top(e.at[1]) + c / 2, rest = placed(p, p.hlOff[0], p.hlOff[1]);
-          var grow = "translate(" + cx + "px," + cy + "px) scale(1.35) translate(" + -cx + "px," + -cy + "px) ";
-          animate(p, [{transform: rest}, {transform: placed(p, p.hlOff[0], p.hlOff[1], grow)}, {transform: rest}], ms);
+          this.lift(keep).tweens.push({kind: "grow", t0: now, ms: ms, ease: easeInOut});
           this.flash(e.at, "hl-merge", ms);
         }
         break;
@@ -204,10 +287,7 @@
         break;
       case "destroyed":
         entry = this.find(e.at, e.seat, true);
-        if (entry) {
-          this.lift(entry.el).style.opacity = 0;
-          animate(entry.el, [{opacity: 1}, {opacity: 0}], ms, "ease-in");
-        }
+        if (entry) this.lift(entry).tweens.push({kind: "fade", t0: now, ms: ms, ease: easeIn});
         this.flash(e.at, "hl-boom", ms);
         break;
       case "captured":
@@ -217,6 +297,7 @@
         this.onCount(this.count);
         break;
     }
+    this.ask();
   };
   /* ---- The planner: directions for the player's own pieces ---- */
   var planner = {on: false, seat: null, plan: {}, sel: {}, cursor: null};
