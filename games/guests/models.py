@@ -1,8 +1,9 @@
 """A guest is a real User with this row beside it: the row is the guest flag.
 
 Signing up turns the guest's User into the account (the row goes), so every seat,
-order and record stays attached. The showcase is the live match between bots on
-the home page: at most one is live at a time (a unique partial index says so).
+order and record stays attached. The showcases are the live matches between bots on
+the home page: at most one of each game is live at a time (a unique partial index
+says so).
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ class Guest(models.Model):
 
 
 class Showcase(models.Model):
-    """One match between house bots shown to visitors; `live` while it is the one."""
+    """One match between house bots shown to visitors; `live` while it is its game's."""
 
     match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="showcase")
+    # The match's game (a copy of match.ruleset, for the index below).
+    ruleset = models.CharField(max_length=32, default="helium3")
     live = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now)
     # The bots play only while somebody may be watching: the home page moves this on.
@@ -35,9 +38,9 @@ class Showcase(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["live"], condition=Q(live=True), name="showcase_one_live"
+                fields=["ruleset"], condition=Q(live=True), name="showcase_one_live_per_game"
             ),
         ]
 
     def __str__(self) -> str:
-        return f"Showcase of match {self.match_id}{' (live)' if self.live else ''}"
+        return f"Showcase of {self.ruleset}, match {self.match_id}{' (live)' if self.live else ''}"

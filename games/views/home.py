@@ -1,5 +1,5 @@
-"""A visitor's first minute: the home page with the live showcase match, "Play
-now" as a guest, and the rules written for players.
+"""A visitor's first minute: the home page with every game's live showcase match,
+"Play now" as a guest, and the rules written for players.
 
 The lobby view (games/views/lobby.py) sends a visitor without an account here; "Play
 now" (games/views/lobby.py) does too when nobody is signed in.
@@ -24,7 +24,7 @@ from games import catalog, presentation, selectors, services
 from games.errors import ServiceError
 from games.guests.selectors import SESSION_FLAG
 from games.guests.services import guest_create
-from games.guests.showcase import showcase_current
+from games.guests.showcase import TITLE_PREFIX, showcases_current
 from games.models import Match, Seat
 from games.views.board import board_context
 
@@ -58,10 +58,10 @@ def _watch(match: Match) -> Watch:
     )
 
 
-def _matches_to_watch(showcase: Match | None) -> dict[str, Watch]:
+def _matches_to_watch(showcases: dict[str, Match]) -> dict[str, Watch]:
     """For each game, its latest public match running, else its latest finished one:
     two small queries a game at most, kept a few seconds (the home page is the
-    busiest page a visitor opens). The showcase is the default game's live one."""
+    busiest page a visitor opens). A game's live showcase goes before them all."""
     found: dict[str, Watch] | None = cache.get(WATCH_CACHE_KEY)
     if found is None:
         found = {}
@@ -77,31 +77,46 @@ def _matches_to_watch(showcase: Match | None) -> dict[str, Watch]:
             if match is not None:
                 found[name] = _watch(match)
         cache.set(WATCH_CACHE_KEY, found, WATCH_CACHE_SECONDS)
-    if showcase is not None and showcase.is_live:
-        found = {**found, showcase.ruleset: _watch(showcase)}
-    return found
+    live = {name: _watch(match) for name, match in showcases.items() if match.is_live}
+    return {**found, **live}
 
 
-def _showcase_context() -> dict[str, Any]:
-    """The showcase match as a spectator sees it (the match page's own context)."""
+def _showcases() -> dict[str, Match]:
     try:
-        match = showcase_current()
+        return showcases_current()
     except Exception:
-        # The home page must answer even if the showcase cannot start: it then
-        # shows the pitch and the buttons without the live board.
-        log.exception("the showcase match could not be started")
+        # The home page must answer even if no showcase can start: it then shows
+        # the pitch, the games and the buttons without a live board.
+        log.exception("the showcase matches could not be started")
+        return {}
+
+
+def _showcase_context(match: Match | None) -> dict[str, Any]:
+    """The first game's showcase match as a spectator sees it (the match page's own
+    context), the home page's live board."""
+    if match is None:
         return {}
     seats = list(Seat.objects.filter(match=match).select_related("user"))
     page = selectors.match_page(match, None, seats=seats)
-    return {"page": page, "match": match, "seat": None, **board_context(page)}
+    said = match.title.removeprefix(TITLE_PREFIX)  # "four bots at play"
+    return {
+        "page": page,
+        "match": match,
+        "seat": None,
+        "showcase_said": said,
+        **board_context(page),
+    }
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     """The visitor's home page (the lobby view calls it for anybody not signed in): the
-    site, each of its games with a match to watch, "Play now", and the live showcase."""
-    context = _showcase_context()
-    watch = _matches_to_watch(context.get("match"))
+    site, each of its games with a match to watch (its showcase, live), "Play now",
+    and the first game's showcase on the board."""
+    showcases = _showcases()
+    shown = showcases.get(catalog.default()) or next(iter(showcases.values()), None)
+    context = _showcase_context(shown)
+    watch = _matches_to_watch(showcases)
     cards = catalog.cards()
     games = [(card, watch.get(card.name)) for card in cards]
     first = catalog.card(catalog.default())

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from site_support import client_for
 
-from games import catalog, services
+from games import catalog, presentation, services
 from games.guests.models import Showcase
 from games.guests.showcase import (
     PLAYED_MS,
@@ -24,6 +24,7 @@ from games.guests.showcase import (
     showcase_step,
 )
 from games.models import Match, Orders, Resolution, Seat, Turn
+from games.views import home as views_home
 from games.views.home import WATCH_CACHE_KEY
 
 pytestmark = pytest.mark.django_db
@@ -73,8 +74,35 @@ def _cards(html: str) -> dict[str, str]:
     )
 
 
-def test_the_home_page_shows_every_game_with_its_picture_play_now_and_a_match_to_watch(
-    player, opponent
+def _watch_of(cards: dict[str, str], name: str) -> str:
+    return re.search(r'<p class="game-watch">(.*?)</p>', cards[name], re.S).group(1)
+
+
+def test_the_home_page_shows_every_game_with_its_picture_play_now_and_its_live_showcase():
+    html = Client().get("/").content.decode()
+    cards = _cards(html)
+    assert list(cards) == catalog.names() and len(cards) == 5
+    live = {row.ruleset: row.match for row in Showcase.objects.filter(live=True)}
+    assert set(live) == set(catalog.names())
+    for name, card in cards.items():
+        assert "<svg" in card, name  # its picture
+        assert f'<input type="hidden" name="game" value="{name}">' in card, name
+        assert "Play now" in card, name
+        watch = _watch_of(cards, name)
+        match = live[name]
+        assert match.ruleset == name and match.status == Match.Status.RUNNING and match.public
+        assert "Watch live" in watch and f"Match {match.pk}, turn " in watch, name
+        url = re.search(r'href="([^"]+)"', watch).group(1)
+        assert url == reverse("games:match-detail", args=[match.pk])
+        # It opens as its spectators see it, its panel telling no deadline.
+        page = Client().get(url)
+        assert page.status_code == 200, name
+        panel = re.search(r'<aside id="panel".*?</aside>', page.content.decode(), re.S).group(0)
+        assert "The bots move every few seconds." in panel and "Deadline" not in panel, name
+
+
+def test_without_showcases_each_card_offers_its_games_latest_public_match(
+    player, opponent, monkeypatch
 ):
     # A finished public match of Halite, a running one of Skyport (and an older
     # finished one, which the running one goes before), and a private one, never shown.
@@ -89,31 +117,25 @@ def test_the_home_page_shows_every_game_with_its_picture_play_now_and_a_match_to
     skyport = services.match_play_now(user=opponent, ruleset="skyport")
     secret = services.match_play_now(user=player, ruleset="arena")
     Match.objects.filter(pk=secret.pk).update(public=False)
+
+    def broken(**kwargs):
+        raise RuntimeError("no showcase today")
+
+    monkeypatch.setattr(views_home, "showcases_current", broken)
     cache.delete(WATCH_CACHE_KEY)  # read a few seconds ago by another test's visit
-    html = Client().get("/").content.decode()
-    cards = _cards(html)
-    assert list(cards) == catalog.names() and len(cards) == 5
-    for name, card in cards.items():
-        assert "<svg" in card, name  # its picture
-        assert f'<input type="hidden" name="game" value="{name}">' in card, name
-        assert "Play now" in card, name
-    showcase = Showcase.objects.get(live=True).match
-
-    def watch(name: str) -> str:
-        return re.search(r'<p class="game-watch">(.*?)</p>', cards[name], re.S).group(1)
-
-    assert reverse("games:match-detail", args=[showcase.pk]) in watch(showcase.ruleset)
-    assert "Watch live" in watch(showcase.ruleset)
-    assert reverse("games:match-detail", args=[skyport.pk]) in watch("skyport")
-    assert f"Match {skyport.pk}, turn {skyport.turn_number}" in watch("skyport")
-    assert reverse("games:match-detail", args=[halite.pk]) in watch("halite")
-    assert "Watch the latest" in watch("halite") and f"Match {halite.pk}, finished" in watch(
-        "halite"
-    )
-    assert str(secret.pk) not in watch("arena") and "No match to watch yet" in watch("arena")
-    # Each link opens the match as its spectator may see it.
-    for name in ("halite", "skyport", showcase.ruleset):
-        url = re.search(r'href="([^"]+)"', watch(name)).group(1)
+    response = Client().get("/")
+    assert response.status_code == 200 and 'id="board-wrap"' not in response.content.decode()
+    cards = _cards(response.content.decode())
+    assert list(cards) == catalog.names()
+    assert reverse("games:match-detail", args=[skyport.pk]) in _watch_of(cards, "skyport")
+    assert f"Match {skyport.pk}, turn {skyport.turn_number}" in _watch_of(cards, "skyport")
+    assert reverse("games:match-detail", args=[halite.pk]) in _watch_of(cards, "halite")
+    assert "Watch the latest" in _watch_of(cards, "halite")
+    assert f"Match {halite.pk}, finished" in _watch_of(cards, "halite")
+    arena = _watch_of(cards, "arena")
+    assert str(secret.pk) not in arena and "No match to watch yet" in arena
+    for name in ("halite", "skyport"):
+        url = re.search(r'href="([^"]+)"', _watch_of(cards, name)).group(1)
         assert Client().get(url).status_code == 200, name
 
 
@@ -123,7 +145,7 @@ def test_the_showcase_panel_says_the_bots_move_every_few_seconds_not_a_deadline(
     assert "The bots move every few seconds." in panel
     assert "Deadline" not in panel and 'class="countdown"' not in panel
     # Its poll's panel says the same once a turn has passed.
-    match = Showcase.objects.get(live=True).match
+    match = Showcase.objects.get(live=True, ruleset="helium3").match
     assert showcase_step(now=timezone.now())
     services.turn_resolve(match_id=match.pk, number=0)
     poll = Client().get(reverse("games:match-poll", args=[match.pk]) + "?since=0").content.decode()
@@ -149,20 +171,21 @@ def test_a_signed_in_player_gets_the_lobby_not_the_home_page(player):
 
 def test_the_home_page_shows_a_live_match_of_bots_as_a_spectator_sees_it():
     html = Client().get("/").content.decode()
-    showcase = Showcase.objects.get(live=True)
+    showcase = Showcase.objects.get(live=True, ruleset=catalog.default())
     match = showcase.match
     assert match.status == Match.Status.RUNNING and match.public
     seats = list(Seat.objects.filter(match=match).select_related("user"))
-    assert len(seats) == 4 and all(house_bot(s.user) for s in seats)
+    assert len(seats) == 4 and all(house_bot(s.user, "helium3") for s in seats)
     assert all(s.api and not s.user.has_usable_password() and not s.user.email for s in seats)
     # The spectator's board, animated by board.js through the match's own poll.
     assert f'data-match="{match.pk}" data-viewer=""' in html
     assert 'class="board' in html and "games/board.js" in html
     assert reverse("games:match-poll", args=[match.pk]) in html
     assert "no shields are shown" in html
-    # A second visitor watches the same match: exactly one showcase is live.
+    # A second visitor watches the same matches: exactly one showcase a game.
     Client().get("/")
-    assert Showcase.objects.count() == 1
+    assert Showcase.objects.count() == len(catalog.names())
+    assert sorted(Showcase.objects.values_list("ruleset", flat=True)) == sorted(catalog.names())
 
 
 def test_a_new_showcase_starts_when_the_last_one_has_ended():
@@ -177,8 +200,12 @@ def test_a_new_showcase_starts_when_the_last_one_has_ended():
     ]
 
 
-def test_the_database_keeps_the_showcase_to_one_live_match():
+def test_the_database_keeps_each_games_showcase_to_one_live_match():
     showcase_current()
+    other = Showcase.objects.create(
+        match=Match.objects.create(seat_count=2, ruleset="halite"), ruleset="halite", live=True
+    )
+    assert other.live
     with pytest.raises(IntegrityError):
         Showcase.objects.create(match=Match.objects.create(seat_count=2), live=True)
 
@@ -247,10 +274,15 @@ def test_a_persons_account_is_never_lent_to_the_showcase(player):
         showcase_current()
     assert not Showcase.objects.exists()
     assert house_bot(get_user_model().objects.get(pk=player.pk)) is None
-    # The home page still answers, without the live board.
+    # The home page still answers, with the other games' showcases: the board shows
+    # the next game's, with that game's board script.
     response = Client().get("/")
-    assert response.status_code == 200 and "Play now" in response.content.decode()
-    assert 'id="board-wrap"' not in response.content.decode()
+    html = response.content.decode()
+    assert response.status_code == 200 and "Play now" in html
+    assert not Showcase.objects.filter(ruleset="helium3").exists()
+    shown = Showcase.objects.get(live=True, ruleset=catalog.names()[1]).match
+    assert f'data-match="{shown.pk}"' in html
+    assert presentation.get(shown.ruleset).planner_script in html
 
 
 def test_a_showcase_that_ends_while_watched_is_followed_by_the_next_for_the_same_time():
@@ -265,3 +297,29 @@ def test_a_showcase_that_ends_while_watched_is_followed_by_the_next_for_the_same
     # Not watched any longer than the first was: nobody opened the home page since.
     assert second.watched_until == watched_until
     assert not showcase_step(now=watched_until + timedelta(seconds=1))
+
+
+@pytest.mark.parametrize("ruleset", catalog.names())
+def test_every_games_showcase_is_played_by_its_house_bots_turn_after_turn(ruleset):
+    from site_support import drain
+
+    start = timezone.now()
+    match = showcase_current(ruleset, now=start)
+    assert match.ruleset == ruleset and match.title.startswith("Showcase: ")
+    seats = list(Seat.objects.filter(match=match).select_related("user"))
+    assert len(seats) == catalog.play_now_seats(ruleset)
+    assert all(house_bot(s.user, ruleset) and s.api for s in seats)
+    # celery beat's step, every 3 s of the watch window, the worker resolving between.
+    for k in range(60):
+        showcase_step(now=start + timedelta(seconds=3 * k))
+        drain(match, emails=False)
+        if match.turn_number >= 6 or not match.is_live:
+            break
+    assert match.turn_number >= 6 or match.status == Match.Status.FINISHED, match.turn_number
+    given = Orders.objects.filter(match=match)
+    assert given.exists()
+    # Every order came from a seat's own house account, none from the clock's pass.
+    house = {s.user_id for s in seats}
+    assert {row.submitted_by_id for row in given} <= house
+    assert not given.filter(source=Orders.Source.CLOCK).exists()
+    assert not Turn.objects.filter(match=match, missed=True).exists()
