@@ -45,7 +45,7 @@ def seat_count(rng: random.Random, allowed: Sequence[int]) -> int:
 def rank_window(rng: random.Random) -> float:
     """How far in rank the other bots may be from the first: 5 / u^0.65."""
     u = 1.0 - rng.random()  # (0, 1]
-    return 5.0 / u**0.65
+    return 5.0 / float(u**0.65)
 
 
 def ranked(bots: Sequence[Bot]) -> list[Bot]:

@@ -14,6 +14,7 @@ import logging
 import random
 from collections import Counter
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -215,8 +216,9 @@ def _ladder_match_create(
     seated = list(picked)
     rng.shuffle(seated)
     with transaction.atomic():
-        slots = {b.key: _free_slot(game, b.key) for b in picked}
-        if any(n is None for n in slots.values()):
+        free = {b.key: _free_slot(game, b.key) for b in picked}
+        slots = {key: n for key, n in free.items() if n is not None}
+        if len(slots) < len(picked):
             return None
         match = Match.objects.create(
             created_by=None,
@@ -321,7 +323,7 @@ def ladder_first_matches(*, now: datetime | None = None) -> list[LadderEntry]:
                     pk=entry.pk, on=True, joined_at=entry.joined_at
                 ).update(on=False, removed_at=now, removed_reason=reason[:200])
                 if taken == 1:
-                    transaction.on_commit(lambda pk=entry.pk: _queue_tell(pk), robust=True)
+                    transaction.on_commit(partial(_queue_tell, entry.pk), robust=True)
                     entry.refresh_from_db()
                     removed.append(entry)
     return removed
