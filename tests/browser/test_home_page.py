@@ -1,7 +1,7 @@
 """The home page as a visitor meets it, in the system Chromium: the site named for all
-its games, each game with its picture, a match to watch and its own "Play now", the
-site's "Play now" one click away, the live showcase moving at its bots' pace without
-a deadline, and the hero's words clear of its moon and readable (axe-core's colour
+its games, each game with its picture, its own "Play now" and, on a new site, a live
+match of bots to watch that moves, the site's "Play now" one click away, the live
+showcase moving at its bots' pace without a deadline, and the hero's words clear of its moon and readable (axe-core's colour
 rules) in every look. Screenshots of the
 home page and the lobby, light and dark, laptop and phone
 (ci-artifacts/screenshots/home-page-*.png, lobby-page-*.png)."""
@@ -20,6 +20,7 @@ from django.core.cache import cache
 from django.test import Client
 from game_factories import UserFactory
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_accessibility import COLOURS, STILL, axe_violations
 
 from games import catalog, services
@@ -65,14 +66,32 @@ def _look(browser: Browser, device: str, theme: str, base: str = "", user: Any =
     return context.new_page()
 
 
-def test_the_home_page_shows_the_site_and_its_five_games_each_with_a_match_to_watch(
+def _turn_of(page: Page) -> int:
+    return int(page.locator("#board-wrap svg.board").get_attribute("data-turn") or 0)
+
+
+def _bots_play_until(page: Page, match: Match, past: int) -> None:
+    """celery beat's step (every 2 s in production; here as often as the test looks)
+    until the page's board shows a turn after `past`."""
+    end = time.monotonic() + 90
+    while True:
+        showcase_step()
+        try:
+            page.wait_for_function(
+                f"() => Number(document.querySelector('#board-wrap svg.board').dataset.turn) > {past}",
+                timeout=1000,
+            )
+            return
+        except PlaywrightTimeout:
+            match.refresh_from_db()
+            assert time.monotonic() < end, f"{match.ruleset}: the board stayed at turn {past}"
+
+
+def test_a_new_sites_home_page_shows_a_live_match_of_each_of_its_five_games(
     live_server: Any, celery_worker: Any, browser: Browser, screenshot_dir: Path
 ) -> None:
-    someone = UserFactory()
-    halite = services.match_play_now(user=someone, ruleset="halite")
-    Match.objects.filter(pk=halite.pk).update(status=Match.Status.FINISHED)
-    skyport = services.match_play_now(user=UserFactory(), ruleset="skyport")
     cache.delete(WATCH_CACHE_KEY)
+    assert not Match.objects.exists()  # a new site: nobody has played yet
     page = _look(browser, "laptop", "light")
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -82,26 +101,38 @@ def test_the_home_page_shows_the_site_and_its_five_games_each_with_a_match_to_wa
     expect(page.locator(".site-header .brand")).to_have_text("Robot Turns")
     cards = page.locator(".game-card")
     expect(cards).to_have_count(5)
+    expect(page.get_by_text("No match to watch yet")).to_have_count(0)
+    live = {row.ruleset: row.match for row in Showcase.objects.filter(live=True)}
     for name in catalog.names():
         card = page.locator(f'.game-card[data-game="{name}"]')
         art = card.locator(".game-art svg")
         expect(art).to_be_visible()
         assert art.bounding_box()["width"] > 60, name  # type: ignore[index]
         expect(card.get_by_role("button", name=re.compile(r"^Play now against"))).to_be_visible()
-    # Each game's match opens as a spectator sees it.
-    for name, match in (("halite", halite), ("skyport", skyport)):
-        link = page.locator(f'.game-card[data-game="{name}"] .game-watch a')
-        expect(link).to_have_attribute("href", f"/matches/{match.pk}/")
-        link.click()
-        expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/$"))
-        expect(page.locator("#panel")).to_be_visible()
-        expect(page.get_by_text("You are watching")).to_be_visible()
-        page.go_back()
-    showcase = Showcase.objects.get(live=True).match
-    live = page.locator(f'.game-card[data-game="{showcase.ruleset}"] .game-watch a')
-    expect(live).to_contain_text("Watch live")
-    expect(live).to_have_attribute("href", f"/matches/{showcase.pk}/")
+        link = card.locator(".game-watch a")
+        expect(link).to_contain_text("Watch live")
+        expect(link).to_have_attribute("href", f"/matches/{live[name].pk}/")
+    # The first game's showcase plays on the home page itself.
+    expect(page.locator("#board-wrap svg.board")).to_be_visible()
+    expect(page.locator("#showcase-h")).to_contain_text(
+        f"Live now: {catalog.title(catalog.default())}"
+    )
     page.screenshot(path=str(screenshot_dir / "home-page-laptop-light.png"), full_page=True)
+    # Each game's card opens its match as a spectator sees it: a board the bots move
+    # every few seconds, and no deadline.
+    for name in catalog.names():
+        page.locator(f'.game-card[data-game="{name}"] .game-watch a').click()
+        expect(page).to_have_url(re.compile(rf"/matches/{live[name].pk}/$"))
+        expect(page.locator("#board-wrap svg.board")).to_be_visible()
+        expect(page.get_by_text("You are watching")).to_be_visible()
+        status = page.locator("#panel .status")
+        expect(status).to_contain_text("The bots move every few seconds.")
+        expect(status).not_to_contain_text("Deadline")
+        settle_board(page)
+        _bots_play_until(page, live[name], _turn_of(page))
+        expect(status).not_to_contain_text("Deadline")
+        page.go_back()
+        expect(page.locator(".game-card")).to_have_count(5)
     # "Play now": one click from the home page to the guest's own move.
     page.locator(".hero").get_by_role("button", name="Play now", exact=True).click()
     expect(page.locator("#panel .your-move")).to_be_visible()
@@ -118,14 +149,16 @@ def test_the_showcase_moves_at_the_bots_pace_and_shows_no_deadline(
     status = page.locator("#panel .status")
     expect(status).to_contain_text("The bots move every few seconds.")
     expect(status).not_to_contain_text("Deadline")
-    match = Showcase.objects.get(live=True).match
-    # celery beat runs the step every 2 s in production: the test steps as often.
+    match = Showcase.objects.get(live=True, ruleset=catalog.default()).match
+    # celery beat runs the step every 2 s in production: the test steps as often
+    # (each step plays every game's showcase whose turn is due).
     seen: list[float] = []
     for number in (1, 2, 3):
         begun = time.monotonic()
-        while not showcase_step():
+        while Turn.objects.filter(match=match, number=number).count() == 0:
             assert time.monotonic() - begun < 15, f"the bots never moved for turn {number}"
-            time.sleep(0.5)
+            if not showcase_step():
+                time.sleep(0.5)
         expect(board).to_have_attribute("data-turn", str(number), timeout=20_000)
         seen.append(time.monotonic() - begun)
         expect(status).not_to_contain_text("Deadline")
