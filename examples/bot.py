@@ -15,6 +15,12 @@ the end.
     export HELIUM3_TOKEN=h3_...          # Settings -> API tokens, or manage.py issue_token
     python examples/bot.py --url http://127.0.0.1:8000 --bots random,random,random
 
+With --ladder it puts itself on the Helium 3 ladder instead and plays every ladder
+match the site's matchmaker starts for it, from the same stream, until --matches of
+them are over (docs/compete.md, "The bot ladder"):
+
+    python examples/bot.py --ladder --matches 5
+
 Exit status: 0 when the match is over, 1 on an error the bot cannot get past.
 """
 
@@ -35,6 +41,8 @@ from typing import Any
 MINE_RANGE = 4
 MOVE_RANGE = 6
 MAX_ACTIONS = 2
+# The ladder --ladder joins: the game this bot's plan() plays.
+LADDER_GAME = "helium3"
 
 
 class ApiError(Exception):
@@ -257,6 +265,57 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return summary
 
 
+def ladder(args: argparse.Namespace) -> dict[str, Any]:
+    """Put the bot on the Helium 3 ladder (PUT /api/v1/ladder/helium3/) and play every
+    ladder match the site's matchmaker starts for it: nobody creates them, they come
+    on the event stream like any match of ours (two at most at a time). Ends once
+    `--matches` of them are over (0: at --max-seconds); `--ladder-off` then takes
+    the bot off the ladder again."""
+    client = Client(args.url, args.token)
+    path = f"/ladder/{LADDER_GAME}/"
+    joined = client.call("PUT", path, {"on": True})[1]
+    print(f"on the {LADDER_GAME} ladder since {joined['joined_at']}", file=sys.stderr)
+    seen: set[int] = set()  # the matches we met on the stream: started or our turn
+    over: dict[int, dict[str, Any]] = {}
+    deadline = time.monotonic() + args.max_seconds
+
+    def done() -> bool:
+        return bool(args.matches) and len(over) >= args.matches
+
+    while not done() and time.monotonic() < deadline:
+        try:
+            with closing(client.events()) as events:
+                for event in events:
+                    if time.monotonic() > deadline or done():
+                        break
+                    if event is None:
+                        continue
+                    match_id, match = event["match_id"], event.get("match") or {}
+                    if event["type"] == "match_started":
+                        seen.add(match_id)
+                        print(f"ladder match {match_id} started", file=sys.stderr)
+                    elif event["type"] == "your_turn":
+                        seen.add(match_id)
+                        play_turn(client, match_id, match["state"], match["seat"])
+                    elif event["type"] == "match_over" and match_id in seen:
+                        over[match_id] = match
+        except (OSError, http.client.HTTPException) as error:
+            print(f"the connection dropped ({error}); reconnecting", file=sys.stderr)
+            time.sleep(args.poll)
+    if args.ladder_off:
+        client.call("PUT", path, {"on": False})
+    standing = client.call("GET", path)[1]
+    return {
+        "ladder": LADDER_GAME,
+        "on": standing["on"],
+        "removed_reason": standing["removed_reason"],
+        "matches": [
+            {"match": match_id, "status": m["status"], "seat": m["seat"], "winners": m["winners"]}
+            for match_id, m in sorted(over.items())
+        ],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", default=os.environ.get("HELIUM3_URL", "http://127.0.0.1:8000"))
@@ -271,11 +330,20 @@ def main(argv: list[str] | None = None) -> int:
         "--poll", type=float, default=1.0, help="seconds before reconnecting a dropped stream"
     )
     parser.add_argument("--max-seconds", type=float, default=3600.0, help="give up after")
+    parser.add_argument(
+        "--ladder", action="store_true", help="join the Helium 3 ladder and play its matches"
+    )
+    parser.add_argument(
+        "--matches", type=int, default=0, help="with --ladder: stop after this many (0: never)"
+    )
+    parser.add_argument(
+        "--ladder-off", action="store_true", help="with --ladder: leave the ladder at the end"
+    )
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("give a token with --token or HELIUM3_TOKEN")
     try:
-        summary = run(args)
+        summary = ladder(args) if args.ladder else run(args)
     except (ApiError, RuntimeError, OSError) as error:
         print(f"bot stopped: {error}", file=sys.stderr)
         return 1

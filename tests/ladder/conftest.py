@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.cache import cache
@@ -32,3 +34,31 @@ spectator = _games.spectator
 @pytest.fixture(autouse=True)
 def fresh_rate_limits() -> None:
     cache.clear()
+
+
+@pytest.fixture
+def ladder_beat(settings: Any, tmp_path: Path) -> Iterator[None]:
+    """A real celery beat in a thread, with the site's two ladder entries on a short
+    interval; it publishes to the test broker the worker consumes."""
+    from celery import beat
+
+    from helium3_site.celery import app
+
+    settings.LADDER_INTERVAL_SECONDS = 1.0
+    schedule = {
+        name: {**entry, "schedule": 1.0, "options": {"expires": 1.0}}
+        for name, entry in settings.CELERY_BEAT_SCHEDULE.items()
+        if name in ("ladder-round", "ladder-clock")
+    }
+    assert set(schedule) == {"ladder-round", "ladder-clock"}
+    saved = app.conf.beat_schedule
+    app.conf.beat_schedule = schedule
+    service = beat.EmbeddedService(
+        app, thread=True, schedule_filename=str(tmp_path / "beat-schedule")
+    )
+    service.start()
+    try:
+        yield
+    finally:
+        service.stop()
+        app.conf.beat_schedule = saved

@@ -95,34 +95,6 @@ class LadderBot(threading.Thread):
             events.close()  # type: ignore[attr-defined]
 
 
-@pytest.fixture
-def ladder_beat(settings: Any, tmp_path: Path) -> Iterator[None]:
-    """A real celery beat in a thread, with the site's two ladder entries on a short
-    interval; it publishes to the test broker the worker consumes."""
-    from celery import beat
-
-    from helium3_site.celery import app
-
-    settings.LADDER_INTERVAL_SECONDS = 1.0
-    schedule = {
-        name: {**entry, "schedule": 1.0, "options": {"expires": 1.0}}
-        for name, entry in settings.CELERY_BEAT_SCHEDULE.items()
-        if name in ("ladder-round", "ladder-clock")
-    }
-    assert set(schedule) == {"ladder-round", "ladder-clock"}
-    saved = app.conf.beat_schedule
-    app.conf.beat_schedule = schedule
-    service = beat.EmbeddedService(
-        app, thread=True, schedule_filename=str(tmp_path / "beat-schedule")
-    )
-    service.start()
-    try:
-        yield
-    finally:
-        service.stop()
-        app.conf.beat_schedule = saved
-
-
 def test_two_api_bots_on_a_ladder_get_rated_matches_without_asking(
     celery_worker: Any, live_server: Any, ladder_beat: None, player: Any, opponent: Any,
     settings: Any,
