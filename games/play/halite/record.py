@@ -12,7 +12,9 @@ from typing import Any
 from games.presentation_shape import Event, RecordField, SeatCounts
 
 FIELDS = (
-    RecordField("territory", "cells held at the end", one="cell held at the end", total="max"),
+    RecordField(
+        "territory", "cells held at the end", one="cell held at the end", total="max", score=True
+    ),
     RecordField("production", "production held at the end", total="max"),
     RecordField("strength", "strength at the end", total="max"),
     RecordField("territory_total", "cell-turns held", one="cell-turn held"),
