@@ -379,8 +379,8 @@ def match_page(
         scores = {str(p["seat"]): p["money"] for p in view["players"] if "money" in p}
     robots = view.get("robots", [])  # a game without robots counts none
     # A seat whose score the view does not hold is one the viewer has not seen (a fog):
-    # "?" for its score and robots, never a 0 that reads as destroyed, unless the view
-    # says the seat is out.
+    # "?" for its score, never a 0 that reads as destroyed; its robots are what the
+    # view says of the seat (the arena's: still in, "alive", or "out"), else "?".
     page.money = [
         {
             "seat": p["seat"],
@@ -388,8 +388,8 @@ def match_page(
             "who": labels.get(p["seat"], "?"),
             "winner": p["seat"] in view.get("winners", []),
             "robots": sum(1 for r in robots if r["seat"] == p["seat"] and r["alive"])
-            if str(p["seat"]) in scores or p.get("alive") is False
-            else "?",
+            if str(p["seat"]) in scores
+            else {True: "alive", False: "out"}.get(p.get("alive"), "?"),
         }
         for p in view["players"]
     ]

@@ -200,11 +200,12 @@ def test_a_click_sends_a_step_only_when_it_is_chosen_and_the_cell_lit(
     me.goto(f"{base}/matches/{match.pk}/")
     settle_board(me)
     expect(me.locator("#planner #ar-acts")).to_be_visible()
-    # The seats not seen are "?" in the panel, never a score of 0.
+    # The seats not seen have "?" for a score in the panel, never a score of 0, and
+    # their robots what every seat knows: still in.
     for seat in (2, 3):
         row = me.locator(f'#panel tr[data-seat="{seat}"]')
         expect(row.locator("td.money")).to_have_text("?")
-        expect(row.locator("td.robots")).to_have_text("?")
+        expect(row.locator("td.robots")).to_have_text("alive")
     expect(me.locator('#panel tr[data-seat="1"] td.money')).to_have_text(
         str(match.state["scores"]["1"])
     )

@@ -23,6 +23,7 @@ from games.models import Match
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 THEMES = ("light", "dark")
+DIRECTIONS = ("right-down", "left-down", "down", "right-up", "left-up", "up")
 
 
 def played_to(match: Match, user: Any, turns: int) -> Match:
@@ -51,12 +52,13 @@ def shoot(page: Page, url: str, name: str, theme: str, folder: Path, plan: bool 
         settle_board(page)
     if plan:
         # A move and the mortar in hand: the walk, the reach and the mortar's range drawn.
-        page.locator("#sp-d-right-down, #sp-d-left-down").first.wait_for()
-        for d in ("right-down", "left-down", "down", "right-up", "left-up", "up"):
-            button = page.locator(f"#sp-d-{d}")
-            if button.is_enabled():
-                button.click()
-                break
+        # The planner enables the directions the robot can take once the board is its
+        # turn's: wait for one of them, and click the one found enabled (no state read
+        # first and acted on after).
+        step = page.locator(", ".join(f"#sp-d-{d}:enabled" for d in DIRECTIONS)).first
+        expect(step).to_be_visible()
+        step.click()
+        expect(page.locator("#board-wrap .sp-plan .sp-walk-end")).to_be_attached()
         page.locator("#sp-w-mortar").click()
         expect(page.locator("#board-wrap .sp-plan .sp-ray").first).to_be_attached()
     page.evaluate("() => window.scrollTo(0, 0)")  # the sticky header at the top of the picture

@@ -1,5 +1,6 @@
 """The arena's match page as its players read it: a seat the viewer has not seen shows
-"?" in the panel (never a score of 0 that reads as destroyed), the legend lists only
+"?" for its score in the panel (never a score of 0 that reads as destroyed) and its
+robot "alive" (which seats are in is public), the legend lists only
 the match's seats, the board says whose robot a scan showed on a cell, a view with no
 robots and no obstacles (a spectator's while the match runs) is drawn, and the build's
 parts and hints are the engine's (gun and cannon are one kind, a weapon)."""
@@ -67,9 +68,9 @@ def test_a_seat_the_player_has_not_seen_shows_a_question_mark_not_a_score_of_zer
 ):
     rows = _rows(_page(client_for(player), playing))
     assert rows[1] == (str(playing.state["scores"]["1"]), "1")
-    assert rows[2] == ("?", "?")
+    assert rows[2] == ("?", "alive")
     theirs = _rows(_page(client_for(opponent), playing))
-    assert theirs[1] == ("?", "?") and theirs[2] == (str(playing.state["scores"]["2"]), "1")
+    assert theirs[1] == ("?", "alive") and theirs[2] == (str(playing.state["scores"]["2"]), "1")
 
 
 def test_a_view_with_no_robots_and_no_obstacles_is_drawn():
@@ -96,7 +97,7 @@ def test_a_spectator_sees_a_question_mark_for_each_seat_its_view_does_not_hold(p
         if str(seat) in view.get("scores", {}):
             assert score == str(view["scores"][str(seat)]), rows
         else:
-            assert (score, robots) == ("?", "?"), rows
+            assert (score, robots) == ("?", "alive"), rows
 
 
 def test_the_legend_lists_only_the_seats_of_the_match(playing, player, opponent, spectator):
