@@ -21,7 +21,8 @@ from games.compete.models import Challenge
 
 router = Router(tags=["challenges"])
 
-_ONE: dict[int, Any] = {**_COMMON, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}
+# An id in the path: 400 when it is no integer, 404 when not one of the caller's.
+_ONE: dict[int, Any] = {**_COMMON, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}
 
 
 def _body(challenge: Challenge) -> dict[str, Any]:
@@ -90,7 +91,7 @@ def lists(request: HttpRequest) -> dict[str, Any]:
 
 @router.get(
     "/challenges/{challenge_id}/",
-    response={200: ChallengeOut, 404: ErrorOut, **_COMMON},
+    response={200: ChallengeOut, 400: ErrorOut, 404: ErrorOut, **_COMMON},
     summary="One of your challenges",
     description="A challenge you made or were sent, in any status.",
 )

@@ -39,6 +39,12 @@ OPERATIONS = [
     ("GET", "/api/v1/matches/{match_id}/replay/"),
     ("GET", "/api/v1/ratings/{game}/"),
     ("GET", "/api/v1/players/{username}/"),
+    ("POST", "/api/v1/challenges/"),
+    ("GET", "/api/v1/challenges/"),
+    ("GET", "/api/v1/challenges/{challenge_id}/"),
+    ("POST", "/api/v1/challenges/{challenge_id}/accept/"),
+    ("POST", "/api/v1/challenges/{challenge_id}/decline/"),
+    ("POST", "/api/v1/challenges/{challenge_id}/cancel/"),
 ]
 
 
@@ -113,7 +119,10 @@ def _fuzz(operation: Any, mode: GenerationMode, world: dict[str, Any]) -> None:
     # Orders of the right shape are still mostly illegal (a made-up robot, a cell
     # out of range): the protocol answers those 400, so "valid shape, so accepted"
     # does not hold there. Every other check does.
-    excluded = [positive_data_acceptance] if operation.path.endswith("/orders/") else []
+    # So are challenges of the right shape to a made-up player, or with seats the
+    # game does not have (bad_seats: the spec's code, not a schema bound).
+    refusable = operation.path.endswith("/orders/") or operation.path == "/api/v1/challenges/"
+    excluded = [positive_data_acceptance] if refusable else []
     strategy = operation.as_strategy(generation_mode=mode)
     if mode == GenerationMode.POSITIVE and operation.label == "POST /api/v1/matches/":
         # Some rules span fields and JSON Schema cannot say them: a bot per seat
