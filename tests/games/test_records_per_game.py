@@ -8,10 +8,12 @@ words."""
 from __future__ import annotations
 
 import dataclasses
+import io
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -287,3 +289,38 @@ def test_the_player_page_adds_up_each_games_own_counts(player):
     assert "Cells held at the end (best)" in html and "Damage dealt" in html
     assert "Helium mined" not in html  # no game of theirs counts helium
     assert "30 points · 45 damage dealt · 1 robot destroyed · 2 deaths" in html
+
+
+# --- records counted again --------------------------------------------------------------
+
+
+def _finished(name: str, player: Any) -> Match:
+    bot = engine.bot_names(name)[0]
+    match = services.match_create(
+        creator=player, seat_count=2, bots=[bot, bot], length_ms=2000, turn_seconds=60,
+        ruleset=name, options=SMALL[name],
+    )  # fmt: skip
+    for _ in range(200):
+        drain(match, emails=False)
+        if match.status == Match.Status.FINISHED:
+            return match
+    raise AssertionError("the match did not finish")
+
+
+def test_rebuild_records_counts_a_games_finished_matches_again(player):
+    halite, skyport = _finished("halite", player), _finished("skyport", player)
+    full = {s.pk: s.counts for s in Seat.objects.all()}
+    # As the migration left a record: only the score, under the game's name.
+    for seat in Seat.objects.filter(match=halite):
+        Seat.objects.filter(pk=seat.pk).update(counts={"territory": seat.final_money}, won=None)
+    Seat.objects.filter(match=skyport).update(counts=None)
+    out = io.StringIO()
+    call_command("rebuild_records", "halite", stdout=out)
+    assert "halite: 1 finished matches counted." in out.getvalue()
+    for seat in Seat.objects.filter(match=halite):
+        assert seat.counts == full[seat.pk] and seat.won is not None
+    assert all(s.counts is None for s in Seat.objects.filter(match=skyport))  # not asked
+    call_command("rebuild_records", stdout=io.StringIO())
+    assert {s.pk: s.counts for s in Seat.objects.all()} == full
+    with pytest.raises(CommandError, match="no game 'chess'"):
+        call_command("rebuild_records", "chess")
