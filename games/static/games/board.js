@@ -962,6 +962,7 @@
     var hs = $("#hints");
     if (!hs || !hs.dataset.used) initPlanner();
     carried = null;
+    var status = $("#match-status"); if (status) status.hidden = false;
   }
   /* A board swapped in or left by a movie: the plan on it, the battle clock at it. */
   function settled() {
@@ -986,9 +987,13 @@
     lasts: lasts,
     who: who,
     follow: true,
+    // The planner waits for the board to reach the turn to play.
+    watch: true,
     // Whose turn it is, on the panel.
     followTurn: function (t) {
       document.querySelectorAll("#panel tr[data-seat]").forEach(function (tr) { tr.classList.toggle("to-move", +tr.dataset.seat === t.seat); });
+      // The heading's "Finished" (a page opened after the end) waits for the last turn too.
+      var status = $("#match-status"); if (status) status.hidden = true;
     },
     refresh: refresh,
     // The hints come with the viewer's move: without them its orders are in (or it is another's move).

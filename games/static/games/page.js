@@ -34,6 +34,9 @@
                             history show the turn playing, and the panel and
                             history the page had come back after it.
      followTurn(t)          optional: the game's own marks on the panel for turn t.
+     watch                  true: while a movie of turns not shown plays (and while
+                            the page asks for them), <html> is "watching": board.css
+                            hides the planner until the board is at the turn to play.
      unseenOnly             true: a movie plays only the turns this browser has not
                             shown, and its end board replaces the one shown even
                             at the same turn (a turn of steps changes the board
@@ -61,8 +64,8 @@
 
    A page that opens on turns this browser has not shown (an inline script of the
    game's template may mark <html> "catching-up" at once, so no later state flashes
-   first) is "watching" until the board has played them: <html> loses
-   "catching-up" once the movie shows its first turn, "watching" once no movie plays.
+   first) plays them first: <html> loses "catching-up" once the movie shows its first
+   turn (or the poll brought none, or failed), and "watching" once no movie plays.
 
    window.matchPage.replay(root, hooks) starts the replay page: #replay-turns (turn
    by turn, each turn's board the server's) or #replay (over the battle clock, from
@@ -296,16 +299,13 @@
       st.append(n, notes.length ? " (" + notes.join("; ") + ")." : ".");
     }
     if (hooks.followTurn) hooks.followTurn(t);
-    // A finished match's result, and the heading's "Finished", wait for its last turn.
-    var status = $("#match-status"); if (status) status.hidden = true;
+    // A finished match's result waits for its last turn.
     document.querySelectorAll("#panel .results, #panel .winner-mark").forEach(function (e) { e.hidden = true; });
     document.querySelectorAll("#history li.turn").forEach(function (li) { li.hidden = +li.dataset.turn > t.number; });
   }
   function release() {
     hold.swapIn(shown);
     shown = null;
-    // The heading's status (the match "Finished") is said again, at the turn it tells.
-    var status = $("#match-status"); if (status) status.hidden = false;
     caughtUp();
     news();
   }
@@ -346,7 +346,7 @@
     // they left; unless the game plays only the turns unseen, or its stage draws any
     // moment (it starts at the first turn unseen).
     if (hooks.unseenOnly) { turns = turns.slice(k0); k0 = 0; }
-    if (!restoring) document.documentElement.classList.add("watching");
+    if (!restoring && hooks.watch) document.documentElement.classList.add("watching");
     wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
     var following = !!hooks.follow && !restoring && !!$("#panel"), cap = $("#caption"), skip = $("#skip");
     if (following && !shown) beginShow();
@@ -467,7 +467,7 @@
       // once. Until the answer is here (and its movie queued) the page says it is
       // catching up.
       page.dataset.catchingUp = "1";
-      document.documentElement.classList.add("watching");
+      if (hooks.watch) document.documentElement.classList.add("watching");
       var caught = function () { setTimeout(function () { delete page.dataset.catchingUp; }, 1500); };
       var asked = window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
       if (asked && asked.then) asked.then(caught, caught); else caught();
