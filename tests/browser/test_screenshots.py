@@ -1,6 +1,9 @@
 """Every page a person meets, photographed on a laptop and a phone in both themes
-(ci-artifacts/screenshots/), each checked on the way for what a person would see
-first: no script error, no sideways scrolling, the theme asked for."""
+(ci-artifacts/screenshots/page-*.png), each checked on the way for what a person
+would see first: no script error, no sideways scrolling, the theme asked for. Among
+them the home page, the lobby, a Helium 3 match mid-turn with a shield's direction
+to choose (page-match-shield-*), the end screen (page-match-end-*) and a guest's
+sign-up form (page-guest-signup-*)."""
 
 from __future__ import annotations
 
@@ -63,6 +66,38 @@ def shoot(page: Page, url: str, name: str, theme: str, folder: Path) -> None:
     assert not errors, f"{name}: {errors}"
 
 
+def shoot_shield_open(page: Page, url: str, name: str, folder: Path) -> None:
+    """A Helium 3 match mid-turn, the player's robot 1-5 shielding a cell and the
+    shield's direction still to choose: the planner at its busiest."""
+    page.goto(url)
+    expect(page.locator("#panel .your-move")).to_be_visible(timeout=60_000)
+    settle_board(page)
+    page.locator('#board-wrap svg.board g.rb[data-id="1-5"]').click()
+    page.locator('#kinds button[data-kind="shield"]').click()
+    cells = page.locator("#board-wrap .hl rect")
+    expect(cells.first).to_be_visible()
+    cells.last.click()
+    expect(page.locator("#dirs button").first).to_be_visible()
+    page.screenshot(path=str(folder / f"{name}.png"))
+    page.screenshot(path=str(folder / f"{name}-whole.png"), full_page=True)
+
+
+def shoot_guest_signup(
+    browser: Browser, base: str, name: str, viewport: Any, theme: str, folder: Path
+) -> None:
+    """A visitor presses "Play now", plays as a guest and opens the sign-up form
+    from the guest's banner."""
+    page = themed(browser.new_context(viewport=viewport).new_page(), base, theme)
+    page.goto(f"{base}/")
+    page.locator(".hero").get_by_role("button", name="Play now", exact=True).click()
+    expect(page.locator("#panel .your-move")).to_be_visible(timeout=60_000)
+    page.locator(".guest-banner a").click()
+    expect(page.get_by_label("Username")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("data-theme", theme)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    page.context.close()
+
+
 def test_every_page_on_a_laptop_and_a_phone_in_both_themes(
     live_server: Any, celery_worker: Any, browser: Browser, screenshot_dir: Path
 ) -> None:
@@ -105,4 +140,18 @@ def test_every_page_on_a_laptop_and_a_phone_in_both_themes(
             page = signed_in(browser, player, base, viewport, theme)
             for name, path in pages.items():
                 shoot(page, base + path, f"page-{name}-{device}-{theme}", theme, screenshot_dir)
+            shoot_shield_open(
+                page,
+                base + pages["match-mid"],
+                f"page-match-shield-{device}-{theme}",
+                screenshot_dir,
+            )
             page.context.close()
+            shoot_guest_signup(
+                browser,
+                base,
+                f"page-guest-signup-{device}-{theme}",
+                viewport,
+                theme,
+                screenshot_dir,
+            )
