@@ -21,6 +21,13 @@ them are over (docs/compete.md, "The bot ladder"):
 
     python examples/bot.py --ladder --matches 5
 
+With --accept-challenges it waits on the same stream for challenges instead: it
+accepts each challenge to a Helium 3 match (the game its plan() plays), declines the
+others, and plays the matches accepting makes, until --matches of them are over
+(docs/compete.md, "Challenges"):
+
+    python examples/bot.py --accept-challenges --matches 1
+
 Exit status: 0 when the match is over, 1 on an error the bot cannot get past.
 """
 
@@ -316,6 +323,67 @@ def ladder(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def accept_challenges(args: argparse.Namespace) -> dict[str, Any]:
+    """Answer every challenge the stream brings (`challenge` events; on connecting,
+    those still pending): accept one to a match of the game plan() plays, decline any
+    other, and play the matches accepted, from the same stream, until `--matches` of
+    them are over (0: until --max-seconds)."""
+    client = Client(args.url, args.token)
+    answered: dict[int, str] = {}  # challenge id -> "accepted" or "declined"
+    mine: set[int] = set()  # the matches our accepted challenges made
+    over: dict[int, dict[str, Any]] = {}
+    deadline = time.monotonic() + args.max_seconds
+
+    def done() -> bool:
+        return bool(args.matches) and len(over) >= args.matches
+
+    while not done() and time.monotonic() < deadline:
+        try:
+            with closing(client.events()) as events:
+                for event in events:
+                    if time.monotonic() > deadline or done():
+                        break
+                    if event is None:
+                        continue
+                    if event["type"] == "challenge":
+                        challenge = event["challenge"]
+                        if challenge["id"] in answered:
+                            continue
+                        verb = "accept" if challenge["ruleset"] == LADDER_GAME else "decline"
+                        try:
+                            body = client.call("POST", f"/challenges/{challenge['id']}/{verb}/")[1]
+                        except ApiError as error:
+                            if error.code != "challenge_closed":
+                                raise
+                            continue  # cancelled or expired meanwhile
+                        answered[challenge["id"]] = body["status"]
+                        print(
+                            f"challenge {challenge['id']} of {challenge['challenger']}: "
+                            f"{body['status']}",
+                            file=sys.stderr,
+                        )
+                        if body["match_id"] is not None:
+                            mine.add(body["match_id"])
+                        continue
+                    match_id, match = event.get("match_id"), event.get("match") or {}
+                    if match_id not in mine:
+                        continue
+                    if event["type"] == "your_turn":
+                        play_turn(client, match_id, match["state"], match["seat"])
+                    elif event["type"] == "match_over":
+                        over[match_id] = match
+        except (OSError, http.client.HTTPException) as error:
+            print(f"the connection dropped ({error}); reconnecting", file=sys.stderr)
+            time.sleep(args.poll)
+    return {
+        "challenges": {str(k): v for k, v in sorted(answered.items())},
+        "matches": [
+            {"match": match_id, "status": m["status"], "seat": m["seat"], "winners": m["winners"]}
+            for match_id, m in sorted(over.items())
+        ],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", default=os.environ.get("HELIUM3_URL", "http://127.0.0.1:8000"))
@@ -339,11 +407,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--ladder-off", action="store_true", help="with --ladder: leave the ladder at the end"
     )
+    parser.add_argument(
+        "--accept-challenges",
+        action="store_true",
+        help="wait for challenges: accept Helium 3 ones, decline others, play what they make",
+    )
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("give a token with --token or HELIUM3_TOKEN")
     try:
-        summary = ladder(args) if args.ladder else run(args)
+        if args.accept_challenges:
+            summary = accept_challenges(args)
+        else:
+            summary = ladder(args) if args.ladder else run(args)
     except (ApiError, RuntimeError, OSError) as error:
         print(f"bot stopped: {error}", file=sys.stderr)
         return 1
