@@ -8,7 +8,7 @@ from engine.arena.fog import events_view, view
 from engine.arena.mapgen import new_game
 from engine.arena.orders import DEFAULT_BUILD, check_step, read_build, read_header
 from engine.arena.resolve import resolve_builds, resolve_step
-from engine.arena.state import parse
+from engine.arena.state import checked, parse
 from engine.core import Applied
 from engine.errors import OrdersError, ShapeError
 
@@ -32,7 +32,7 @@ def apply(state: Any, orders: Any) -> Applied:
 
 
 def check(state: Any, orders: Any) -> None:
-    current = parse(state)
+    current = checked(state)
     if current["phase"] == "build":
         read_header(current, orders, "build")
         read_build(orders["build"])
@@ -43,7 +43,7 @@ def check(state: Any, orders: Any) -> None:
 
 def default_orders(state: Any, seat: int) -> dict[str, Any]:
     """At the deadline: the default build in the build phase; in play, the end of the turn."""
-    current = parse(state)
+    current = checked(state)
     if current["phase"] == "build":
         return {"seat": seat, "turn": current["turn"], "build": list(DEFAULT_BUILD)}
     return {
@@ -52,8 +52,8 @@ def default_orders(state: Any, seat: int) -> dict[str, Any]:
 
 
 def awaiting(state: Any) -> list[int]:
-    return list(parse(state)["awaiting"])
+    return list(checked(state)["awaiting"])
 
 
 def scores(state: Any) -> dict[str, int | float]:
-    return dict(parse(state)["scores"])
+    return dict(checked(state)["scores"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.arena.resolve import make_event
-from engine.arena.state import PARTS, is_int, parse, robot_of
+from engine.arena.state import PARTS, checked, copy_cells, copy_state, copy_value, is_int, robot_of
 from engine.core import Event
 from engine.errors import OrdersError
 
@@ -33,12 +33,13 @@ def view(state: Any, seat: int | None) -> dict[str, Any]:
 
     Which seats are still in is public (every seat perceives a destruction), so
     `players` says it; how many steps another seat's turn has taken is not."""
-    current = parse(state)
+    current = checked(state)  # read only: what the view keeps is copied
     if current["over"]:
-        return {**current, "viewer": seat}
+        return {**copy_state(current), "viewer": seat}
     if seat is not None and (not is_int(seat) or not 1 <= seat <= len(current["robots"])):
         raise OrdersError("not_your_turn", f"There is no seat {seat!r} in this match.")
-    out = {k: current[k] for k in PUBLIC}
+    # `players` keeps its place among the keys; it is filled in just below.
+    out = {k: None if k == "players" else copy_value(current[k]) for k in PUBLIC}
     out["players"] = [{"seat": r["seat"], "alive": r["alive"]} for r in current["robots"]]
     if seat is None or seat not in current["awaiting"]:
         out["step"] = 0
@@ -46,8 +47,8 @@ def view(state: Any, seat: int | None) -> dict[str, Any]:
         out.update(robots=[], knowledge={}, scores={}, over=False, winners=[], viewer=None)
         return out
     out.update(
-        robots=[robot_of(current, seat)],
-        knowledge={str(seat): current["knowledge"][str(seat)]},
+        robots=[copy_value(robot_of(current, seat))],
+        knowledge={str(seat): copy_cells(current["knowledge"][str(seat)])},
         scores={str(seat): current["scores"][str(seat)]},
         over=False,
         winners=[],

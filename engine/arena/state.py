@@ -2,7 +2,8 @@
 is built from, and `parse`, every check a state from outside must pass.
 
 The state stays the plain JSON object the spec shows; `parse` checks every field and
-returns a deep copy to work on, so a refused build or step leaves the given state as it was.
+returns a copy to work on (`checked` the state itself, for reading only), so a refused
+build or step leaves the given state as it was.
 """
 
 from __future__ import annotations
@@ -39,6 +40,52 @@ def is_int(value: Any) -> bool:
 
 def parse(state: Any) -> dict[str, Any]:
     """A deep copy of `state` once it is checked to be an arena state that can be."""
+    return copy_state(checked(state))
+
+
+_ATOMS = (int, str, bool, float, type(None))
+
+
+def copy_value(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts, lists and atoms), as `copy.deepcopy` makes
+    it but without its memo, which a JSON tree does not need."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else copy_value(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else copy_value(v) for v in value]
+    return copy.deepcopy(value)
+
+
+def copy_cells(cells: Any) -> Any:
+    """A seat's knowledge, copied: a cell's record is a flat list ([what, seat, turn,
+    step], as a scan writes it), copied as a list of its items. The engine never changes
+    a record in place (a scan writes a new one), so a record from outside that nests
+    more is never changed through the copy either."""
+    if type(cells) is not dict:
+        return copy_value(cells)
+    return {k: v[:] if type(v) is list else copy_value(v) for k, v in cells.items()}
+
+
+def copy_state(state: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a checked state to resolve on (with its `players`, when it had none)."""
+    out: dict[str, Any] = {}
+    for key, value in state.items():
+        if type(value) in _ATOMS:
+            out[key] = value
+        elif key == "knowledge":
+            out[key] = {seat: copy_cells(cells) for seat, cells in value.items()}
+        else:
+            out[key] = copy_value(value)
+    out.setdefault("players", [{"seat": r + 1} for r in range(len(state["robots"]))])
+    return out
+
+
+def checked(state: Any) -> dict[str, Any]:
+    """`state` itself (not a copy: for reading only) once it is checked to be an arena
+    state that can be; `parse` copies it to work on."""
     if not isinstance(state, dict) or state.get("ruleset") != "arena":
         raise StateError("An arena state is an object with ruleset 'arena'.")
     needed = [
@@ -119,9 +166,7 @@ def parse(state: Any) -> dict[str, Any]:
         raise StateError("awaiting is a list of seats.")
     if state["phase"] == "play" and not state["over"] and len(awaiting) != 1:
         raise StateError("In play one seat is awaited.")
-    current = copy.deepcopy(state)
-    current.setdefault("players", [{"seat": r + 1} for r in range(len(robots))])
-    return current
+    return state
 
 
 def robot_of(state: dict[str, Any], seat: int) -> dict[str, Any]:
