@@ -13,6 +13,7 @@ from django.utils import timezone
 import engine
 from games.errors import Conflict, ServiceError
 from games.models import AdminAction, Match, Orders, Seat, Turn
+from games.services.matches import bot_unknown_message
 from games.services.turns import bot_joins_turn, queue_resolution, turn_pass
 
 
@@ -99,7 +100,8 @@ def seat_replace_with_bot(*, match_id: int, seat_number: int, bot: str, admin: U
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if bot not in engine.bot_names(match.ruleset):
-            raise ServiceError("unknown_bot", f"There is no built-in bot called {bot!r}.")
+            # Said as the site and the API say it: whose bot it is, and this game's bots.
+            raise ServiceError("unknown_bot", bot_unknown_message(bot, match.ruleset))
         if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
             raise Conflict("match_over", f"Match {match.pk} is over.")
         seat = Seat.objects.select_related("user").filter(match=match, number=seat_number).first()

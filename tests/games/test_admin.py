@@ -95,6 +95,20 @@ def test_replace_with_an_unknown_bot_is_refused_and_changes_nothing(staff, runni
     assert not AdminAction.objects.exists()
 
 
+def test_a_bot_of_another_game_is_refused_in_the_sites_words(staff, running_match):
+    from django.utils.html import escape
+
+    from games.services.matches import bot_unknown_message
+
+    response = _act(staff, running_match, "replace_seat_with_bot", seat="1", bot="hunter")
+    said = bot_unknown_message("hunter", running_match.ruleset)
+    assert said.startswith("hunter is a robot arena bot; ")
+    assert escape(said) in response.content.decode()
+    assert "no built-in bot" not in response.content.decode()
+    assert Seat.objects.get(match=running_match, number=1).bot == ""
+    assert not AdminAction.objects.exists()
+
+
 def test_abort_ends_the_match_and_voids_the_open_turn(staff, running_match):
     _act(staff, running_match, "abort")
     assert Match.objects.get(pk=running_match.pk).status == Match.Status.ABORTED
