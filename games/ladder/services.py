@@ -16,6 +16,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 from functools import partial
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import send_mail
@@ -45,6 +46,7 @@ FIRST_MATCHES = 5
 # Draws per round and game: a draw that finds no match costs one try.
 DRAWS_PER_ROUND = 40
 LADDER_TITLE = "Ladder match"
+REMOVAL_TELL = "games.ladder.tasks.ladder_removal_tell_task"
 OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
 
 
@@ -330,9 +332,8 @@ def ladder_first_matches(*, now: datetime | None = None) -> list[LadderEntry]:
 
 
 def _queue_tell(entry_id: int) -> None:
-    from games.ladder.tasks import ladder_removal_tell_task
-
-    ladder_removal_tell_task.apply_async((entry_id,), queue=settings.EMAIL_TASK_QUEUE)
+    # By the task's name (games/queue.py says why: the tasks import the services).
+    current_app.send_task(REMOVAL_TELL, args=(entry_id,), queue=settings.EMAIL_TASK_QUEUE)
 
 
 def removals_requeue(*, now: datetime | None = None) -> int:

@@ -45,6 +45,8 @@ OPERATIONS = [
     ("POST", "/api/v1/challenges/{challenge_id}/accept/"),
     ("POST", "/api/v1/challenges/{challenge_id}/decline/"),
     ("POST", "/api/v1/challenges/{challenge_id}/cancel/"),
+    ("GET", "/api/v1/ladder/{game}/"),
+    ("PUT", "/api/v1/ladder/{game}/"),
 ]
 
 
