@@ -20,7 +20,7 @@ from leak_world import (
 )
 
 from games import services
-from games.guests.showcase import showcase_current
+from games.guests.showcase import showcases_current
 
 PEOPLE = ["alice", "bob", "carol", "dave", "sam"]
 
@@ -93,10 +93,10 @@ def planted(db: None) -> Planted:
     play_to_the_end(finished)
 
     open_match = services.match_create(creator=bob, seat_count=3)
-    # The home page's live bot match, started before the two worlds part: started
-    # inside each crawl, the two would get different ids (a PostgreSQL sequence is
-    # not rolled back) and so different maps.
-    showcase_current()
+    # The home page's live bot matches (one a game), started before the two worlds
+    # part: started inside each crawl, the two would get different ids (a PostgreSQL
+    # sequence is not rolled back) and so different maps.
+    showcases_current()
     return Planted(
         users=users,
         running=running,
@@ -142,7 +142,7 @@ def remake_planted(db: None) -> Planted:
     hide_in_remake(finished, 1, rewritten=False, pending=False)
     play_to_the_end(finished)
     open_match = remake(bob)
-    showcase_current()  # as in `planted`: started before the two worlds part
+    showcases_current()  # as in `planted`: started before the two worlds part
     return Planted(
         users=users,
         running=running,
