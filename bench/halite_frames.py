@@ -194,12 +194,11 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def measure(args: argparse.Namespace) -> dict[str, Any]:
+def measure(args: argparse.Namespace, match: Any, user: Any) -> dict[str, Any]:
     from django.conf import settings
     from django.test import Client
     from playwright.sync_api import sync_playwright
 
-    match, user = _match(args.size, args.seats, args.turns)
     server, base = _serve()
     width, height = (int(v) for v in args.viewport.split("x"))
     client = Client()
@@ -295,9 +294,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="halite-frames-") as folder:
         _setup(Path(folder))
+        match, user = _match(args.size, args.seats, args.turns)
         for run in range(1, args.runs + 1):
             before = _load()
-            figures = measure(args)
+            figures = measure(args, match, user)
             figures.update(run=run, load_before=before, load_after=_load())
             main_cpu, drawing = figures["main_cpu_frame_ms"], figures["drawing_cpu_frame_ms"]
             emit(
