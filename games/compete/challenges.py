@@ -22,6 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -48,6 +49,47 @@ PENDING_MAX = 20
 SWEEP_BATCH = 200
 # An email claim older than this was lost with its worker: it is tried again.
 EMAIL_CLAIM_STALE = timedelta(minutes=10)
+
+
+# The navigation's count of a player's challenges waiting for an answer is kept this
+# long in the cache (games/compete/templatetags/compete.py challenges_waiting); every
+# write here that changes it forgets it after commit.
+WAITING_CACHE_SECONDS = 60
+
+
+def waiting_key(user_id: int) -> str:
+    return f"challenges-waiting:{user_id}"
+
+
+def waiting_count(user_id: int) -> int:
+    """How many challenges wait for the player's answer: from the cache, or one query."""
+    key = waiting_key(user_id)
+    try:
+        cached = cache.get(key)
+    except Exception:  # a cache that fails is a miss
+        log.warning("challenge count cache unavailable", exc_info=True)
+        cached = None
+    if cached is not None:
+        return int(cached)
+    count = Challenge.objects.filter(
+        challenged_id=user_id, status=Challenge.Status.PENDING, expires_at__gt=timezone.now()
+    ).count()
+    try:
+        cache.set(key, count, WAITING_CACHE_SECONDS)
+    except Exception:
+        log.warning("challenge count cache unavailable", exc_info=True)
+    return count
+
+
+def _forget_waiting(*user_ids: int) -> None:
+    def forget() -> None:
+        try:
+            cache.delete_many([waiting_key(u) for u in user_ids])
+        except Exception:
+            log.warning("challenge count cache unavailable", exc_info=True)
+
+    if user_ids:
+        transaction.on_commit(forget, robust=True)
 
 
 class NotFound(ServiceError):
@@ -200,6 +242,7 @@ def challenge_create(
                 "too_many_challenges",
                 f"You have {pending} challenges waiting for an answer; cancel one first.",
             )
+        _forget_waiting(challenged.pk)
         return Challenge.objects.create(
             challenger=challenger,
             challenged=challenged,
@@ -232,6 +275,7 @@ def _pending_for(challenge_id: int, user: User, *, role: str, now: datetime) -> 
         if role == "challenged":
             raise NotAPlayer("not_challenged", "Only the challenged player answers a challenge.")
         raise NotAPlayer("not_challenger", "Only the challenger may cancel a challenge.")
+    _forget_waiting(challenge.challenged_id)  # answered, or found expired, below
     if challenge.status == Challenge.Status.PENDING and challenge.expires_at <= now:
         # Its time is over and the sweep has not come by yet: it expires now.
         challenge.status = Challenge.Status.EXPIRED
@@ -356,9 +400,9 @@ class SweepReport:
 def challenges_expire(*, now: datetime) -> int:
     """Every pending challenge whose time is over expires: one conditional update,
     so two sweeps at once, or a sweep and an answer, never both close one."""
-    return Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__lte=now).update(
-        status=Challenge.Status.EXPIRED, answered_at=now
-    )
+    over = Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__lte=now)
+    _forget_waiting(*set(over.values_list("challenged_id", flat=True)[:SWEEP_BATCH]))
+    return over.update(status=Challenge.Status.EXPIRED, answered_at=now)
 
 
 def _away(challenge: Challenge) -> bool:

@@ -139,18 +139,14 @@ def chart(points: list[int], title: str) -> SafeString:
 @register.simple_tag(takes_context=True)
 def challenges_waiting(context: Any) -> int:
     """How many challenges wait for the signed-in player's answer (the navigation's
-    count): one query, none for a visitor."""
-    from django.utils import timezone
-
-    from games.compete.models import Challenge
+    count): kept a minute in the cache (forgotten when it changes), none for a visitor."""
+    from games.compete.challenges import waiting_count
 
     request = context.get("request")
     user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
+    if user is None or not user.is_authenticated or user.pk is None:
         return 0
-    return Challenge.objects.filter(
-        challenged_id=user.pk, status=Challenge.Status.PENDING, expires_at__gt=timezone.now()
-    ).count()
+    return waiting_count(user.pk)
 
 
 @register.simple_tag(takes_context=True)
