@@ -133,6 +133,15 @@ def skip_animations(page: Page) -> None:
     expect(skip).to_be_disabled()
 
 
+# Pauses the movie in the frame that first draws an effect of class `what`.
+PAUSE_AT = """what => {
+  if (!document.querySelector('#board-wrap .fx .' + what)) return false;
+  const pause = document.querySelector('#pause');
+  if (pause.textContent === 'Pause') pause.click();
+  return true;
+}"""
+
+
 def shot(page: Page, folder: Path, name: str) -> None:
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
@@ -220,13 +229,16 @@ def test_a_planned_missile_and_move_are_drawn_from_the_robots_and_the_shot_explo
     page.set_viewport_size(LAPTOP)
 
     # Sent: the turn plays on the board, the missile flies and explodes on its target.
+    # Each moment is held (Pause, pressed in the frame that shows it) while it is
+    # photographed: a slow photograph would otherwise let the blast go by unseen.
     page.get_by_role("button", name="Send orders").click()
-    page.wait_for_function("() => document.querySelector('#board-wrap .fx .msl')", timeout=30_000)
-    shot(page, screenshot_dir, "board-missile-flight-laptop")
-    page.wait_for_function(
-        "() => document.querySelector('#board-wrap .fx .fireball')", timeout=30_000
-    )
-    shot(page, screenshot_dir, "board-missile-blast-laptop")
+    for what, name in (
+        ("msl", "board-missile-flight-laptop"),
+        ("fireball", "board-missile-blast-laptop"),
+    ):
+        page.wait_for_function(PAUSE_AT, arg=what, timeout=30_000)
+        shot(page, screenshot_dir, name)
+        page.locator("#pause").click()  # Play: the movie goes on
     expect(page.locator("#panel strong.your-move")).to_be_visible(timeout=30_000)
     skip_animations(page)
     expect(robot(page, "1-4")).to_have_attribute("data-x", str(to[0]))

@@ -253,7 +253,7 @@
       turn.events.forEach(function (e) { applyEvent(m, e, e.duration_ms + 1, self); });
       at += turn.turn_ms;
     }, this);
-    this.total = at; this.endModel = m;
+    this.endModel = m;
   }
 
   /* ---- The stage the platform's page.js plays a movie on ---- */
@@ -281,8 +281,6 @@
   /* ---- The match page: the panel following the board ---- */
   var page = $("#match");
   function matchBoard() { return new Board($("#board-wrap svg.board")); }
-  /* A number as the site writes it everywhere (games/words.py): 10198 -> "10,198". */
-  function num(n) { return typeof n === "number" ? n.toLocaleString("en") : String(n); }
   /* The panel's money per seat, and the robots it lists as destroyed. */
   function moneyOf(panel) {
     var out = {};
@@ -323,7 +321,7 @@
     for (var id in m.robots) { var r = m.robots[id]; if (r.alive) alive[r.seat] = (alive[r.seat] || 0) + 1; }
     panel.querySelectorAll("tr[data-seat]").forEach(function (tr) {
       var s = tr.dataset.seat;
-      if (m.money[s] !== undefined) setText($(".money", tr), num(m.money[s]));
+      if (m.money[s] !== undefined) setText($(".money", tr), commas(m.money[s]));
       setText($(".robots", tr), alive[s] || 0);
     });
     followRobots(panel, m);
@@ -362,7 +360,7 @@
       setText(td[0], id);
       setText(td[1], "(" + Math.round(r.x) + ", " + Math.round(r.y) + ")");
       setText(td[2], (r.active ? "active" : "inactive") + (r.armed ? ", " + r.armed + " armed" : "") + (r.shield ? ", shield" + (r.deflect ? " " + r.deflect : "") : ""));
-      setText(td[3], num(r.mined));
+      setText(td[3], commas(r.mined));
       delete rows[id];
     });
     for (var gone in rows) rows[gone].remove();
@@ -441,6 +439,7 @@
       }
     return total;
   }
+  /* A number as the site writes it everywhere (games/words.py): 10198 -> "10,198". */
   function commas(n) { return Number(n).toLocaleString("en"); }
   function yieldWords(n) { return n > 0 ? "mining here yields +" + commas(n) : "mining here yields nothing: no helium here or around"; }
   /* Cell (x, y) in words: its helium as shown, who stands there, a mine target's yield. */

@@ -719,7 +719,10 @@
   function clockReplay(root, rh) {
     var svg = $("svg.board", root), ms = JSON.parse($("#replay-turn-ms").textContent);
     var bar = $("#scrub"), play = $("#play"), cap = $("#caption"), clock = $("#replay-clock");
-    fetch(root.dataset.record, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (record) {
+    fetch(root.dataset.record, {credentials: "same-origin"}).then(function (r) {
+      if (!r.ok) throw new Error("record: " + r.status);
+      return r.json();
+    }).then(function (record) {
       var turns = record.turns.map(function (t, i) {
         var events = (t.events || []).slice().sort(function (a, b) { return a.t_ms - b.t_ms; });
         return {number: i, seat: t.orders && t.orders.seat, events: events, turn_ms: ms[i] || 0};
@@ -767,7 +770,7 @@
       $("#prev").disabled = false; $("#next").disabled = false;
       seek(0);
       root.dataset.ready = "1";
-    });
+    }).catch(function () { setText(cap, "The replay could not fetch the match's record; reload the page to try again."); });
   }
 
   window.matchPage = {
