@@ -1,7 +1,7 @@
 """Frame times of Halite's board while a turn animates, in this machine's headless Chromium.
 
     python bench/halite_frames.py [--size 50] [--seats 6] [--turns 40] [--movies 8]
-                                  [--viewport 1280x900]
+                                  [--viewport 1280x900] [--runs 1]
 
 A match of `--seats` grower bots on a `--size` x `--size` map (seed 3) is played to
 turn `--turns` through the services, into a SQLite database of its own in a temporary
@@ -10,11 +10,14 @@ port) and /usr/bin/chromium (headless, never a downloaded browser) opens the mat
 page as its creator, a spectator of the bots. Each of the last `--movies` turns is
 then played on the board at 1x by the history's Replay button (the same Stage that
 plays the live turns and the replay page's), and every requestAnimationFrame delta
-while the board plays is kept. Printed: the median, the 90th percentile and the worst
-delta over all of them, the frames counted and the frames over 20 ms (under 50 frames a
-second); from a trace of the same movies, the CPU time a frame of the page's main thread
-and of every thread that draws (thread time, which a busy shared machine inflates far
-less than the frames' wall time); the board's width in CSS pixels and per cell.
+while the board plays is kept. Printed for each run (`--runs`, each in a browser of its
+own, the 1-minute load average before and after it): the median, p90, p99 and worst
+delta, the frames counted and the frames over 20 ms (under 50 frames a second); from a
+trace of the same movies, each frame's CPU (from one BeginMainFrame of the page's main
+thread to the next, between the page's marks where the turns start and end): of the
+main thread and of every thread that draws, median, p90, p99 and worst (thread time,
+which a busy shared machine inflates far less than the frames' wall time); the board's
+width in CSS pixels and per cell.
 Nothing leaves 127.0.0.1.
 """
 
