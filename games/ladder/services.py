@@ -176,6 +176,13 @@ def ladder_round(
     number = _round_claim(game, now)
     if number is None:
         return []
+    return ladder_fill(game=game, number=number, now=now, rng=rng)
+
+
+def ladder_fill(*, game: str, number: int, now: datetime, rng: random.Random) -> list[Match]:
+    """The matches of round `number` (claimed by the caller): draws while they find
+    matches and some API bot has a free slot. Each match takes its bots' slots, so
+    even two fills at once never give a bot more than LADDER_MATCHES_PER_BOT."""
     allowed = [n for n in engine.ruleset(game).seats if SEATS_MIN <= n <= SEATS_MAX]
     made: list[Match] = []
     for _ in range(DRAWS_PER_ROUND):

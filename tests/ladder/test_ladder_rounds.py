@@ -170,3 +170,38 @@ def test_the_ladders_clock_keeps_its_short_turns(player: Any, opponent: Any, set
     own.refresh_from_db()
     assert own.status == Turn.Status.WAITING
     assert own.deadline_at - own.started_at == timedelta(seconds=3600)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_fills_at_once_never_give_a_bot_more_than_its_slots(
+    player: Any, opponent: Any, spectator: Any
+) -> None:
+    """Were two rounds ever both claimed (a late beat and the next one), their matches
+    made at the same moment: the unique slots decide, and no bot ever has a third
+    running match. (On PostgreSQL the two fills overlap; a fill whose slot insert
+    loses stops its round.)"""
+    for user in (player, opponent, spectator):
+        on_ladder(user)
+    now = timezone.now()
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def fill(number: int) -> None:
+        try:
+            barrier.wait()
+            services.ladder_fill(game=GAME, number=number, now=now, rng=random.Random(number))
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=fill, args=(number,)) for number in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors, errors
+    counts = running_per_bot()
+    assert counts and max(counts.values()) <= 2
+    assert counts == Counter(LadderSlot.objects.values_list("player", flat=True))
+    assert LadderMatch.objects.filter(round__in=[1, 2]).count() >= 2
