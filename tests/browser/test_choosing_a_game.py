@@ -122,6 +122,6 @@ def test_the_game_pages_on_a_laptop_and_a_phone(
             expect(page.locator("table.archive tbody tr")).to_have_count(1)
             shoot(page, f"game-archive-{device}-{theme}", screenshot_dir)
             page.goto(f"{base}/players/tycho/")
-            expect(page.locator("table.per-game tbody tr")).to_have_count(len(catalog.names()))
+            expect(page.locator("section.game-record")).to_have_count(len(catalog.names()))
             shoot(page, f"game-player-{device}-{theme}", screenshot_dir)
             page.context.close()

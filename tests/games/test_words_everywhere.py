@@ -268,8 +268,10 @@ def test_helium_3s_match_page_still_says_robot(player):
 
 
 def test_the_remakes_results_count_vehicles():
+    from games.records import record_text
     from games.templatetags.match_results import ResultRow
 
+    counts = {"money": 300, "mined": 12_500, "vehicles_destroyed": 1, "vehicles_lost": 3}
     row = ResultRow(
         place="1st",
         seat=1,
@@ -278,12 +280,12 @@ def test_the_remakes_results_count_vehicles():
         me=True,
         money="300",
         robots_left=2,
-        robots_destroyed=1,
-        robots_lost=3,
-        mined=12_500,
+        counts=record_text("helium3-remake", counts, scores=False),
         piece="vehicle",
     )
-    assert row.detail == "Vehicles: 2 left, 1 destroyed, 3 lost · 12,500 helium mined"
+    assert row.detail == (
+        "2 vehicles left · 12,500 helium mined · 1 vehicle destroyed · 3 vehicles lost"
+    )
 
 
 # --- numbers on the pages ------------------------------------------------------------
