@@ -50,6 +50,7 @@ from leak_world import (
 
 import engine
 from games import services
+from games.compete.invitations import invitation_token
 from games.models import ApiToken, Match, Notification, NotificationKind
 
 MISSING_ID = 999_999
@@ -89,9 +90,14 @@ def kwargs_table(world: Planted, viewer: Any) -> dict[str, Callable[[], list[Any
             MISSING_ID,
         ],
         "number": turns,  # a turn: the first, the last played, the current one (not played)
+        # challenges: none is planted, so one that does not exist (or is not the viewer's)
+        "challenge_id": lambda: [MISSING_ID],
         "token": lambda: [  # an email's one-click unsubscribe link, and a forged one
             services.unsubscribe_token(user=someone, kind="your_turn"),
             "forged-token",
+            # an invitation link: to the open match, and to the running private one
+            invitation_token(world.open),
+            invitation_token(world.private),
         ],
         # the API token settings: the viewer's own token, another user's, none
         "token_id": lambda: [
