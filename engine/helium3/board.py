@@ -21,6 +21,9 @@ DIRECTION_OF: dict[tuple[int, int], str] = {d: name for name, d in DELTAS.items(
 DIRECTION_INDEX: dict[str, int] = {name: i for i, name in enumerate(DIRECTIONS)}
 _STEPS: tuple[tuple[str, int, int], ...] = tuple((n, ex, ey) for n, (ex, ey) in DELTAS.items())
 _DELTA_XY: tuple[tuple[int, int], ...] = tuple(DELTAS.values())
+_STEPS_DIAGONAL: tuple[tuple[str, int, int, bool], ...] = tuple(
+    (n, ex, ey, bool(ex and ey)) for n, ex, ey in _STEPS
+)
 _SQRT2 = math.sqrt(2.0)
 
 
@@ -129,23 +132,30 @@ def shortest_path(
     here = dist[cy * width + cx] if dist is not None else total
     while cx != tx or cy != ty:
         want = here - 1
-        options: list[str] = []
-        for name, ex, ey in _STEPS:
+        dx, dy = tx - cx, ty - cy
+        # The steps that stay on a shortest free path, in N NE E SE S SW W NW order:
+        # the facing if it is one, else the first at the smallest angle to (dx, dy)
+        # (`closest_direction` over them, computed on the way).
+        step = ""
+        best_key = -math.inf
+        for name, ex, ey, diagonal in _STEPS_DIAGONAL:
             nx, ny = cx + ex, cy + ey
             if not (0 <= nx < width and 0 <= ny < height):
                 continue
             if dist is not None:
-                if dist.get(ny * width + nx, -1) == want:
-                    options.append(name)
-                continue
-            ax, ay = tx - nx, ty - ny
-            if ax < 0:
-                ax = -ax
-            if ay < 0:
-                ay = -ay
-            if (ax if ax > ay else ay) == want:
-                options.append(name)
-        step = facing if facing in options else closest_direction(tx - cx, ty - cy, tuple(options))
+                if dist.get(ny * width + nx, -1) != want:
+                    continue
+            else:
+                ax, ay = dx - ex, dy - ey  # the Chebyshev distance left is `want` exactly
+                if (ax if ax >= 0 else -ax) > want or (ay if ay >= 0 else -ay) > want:
+                    continue
+            if name == facing:
+                step = name
+                break
+            dot = ex * dx + ey * dy
+            key = dot / _SQRT2 if diagonal else float(dot)
+            if key > best_key:
+                step, best_key = name, key
         ex, ey = DELTAS[step]
         cx, cy = cx + ex, cy + ey
         facing = step

@@ -47,7 +47,9 @@ class Turn:
     beam_stops_on_its_track: ClassVar[bool] = False
 
     def __init__(self, state: State) -> None:
-        self.state = state.copy()
+        # The helium grid is copied only when the turn first changes it (`helium`).
+        self.state = state.copy(helium=state.helium)
+        self.helium_shared = True
         self.width = state.width
         self.height = state.height
         robots = self.state.robots
@@ -58,6 +60,13 @@ class Turn:
         self.events: list[Event] = []
         self.start = 0  # when the next action begins
         self.end = 0  # when the last event so far ends
+
+    def helium(self) -> list[int]:
+        """The state's helium grid to change, copied before its first change in this turn."""
+        if self.helium_shared:
+            self.state.helium = self.state.helium[:]
+            self.helium_shared = False
+        return self.state.helium
 
     def mut(self, i: int) -> Any:
         """The robot at index i, copied before its first change in this turn."""
@@ -237,7 +246,7 @@ class Turn:
 
     def mine(self, i: int, t: int) -> None:
         robot = self.state.robots[i]
-        helium = self.state.helium
+        helium = self.helium()
         w, h = self.width, self.height
         cells: list[list[int]] = []
         total = 0
@@ -398,7 +407,7 @@ class Turn:
         centre = dropped * DROP_CENTRE_PARTS // DROP_PARTS
         around = (dropped - centre) // 8
         cells: list[list[int]] = []
-        helium = self.state.helium
+        helium = self.helium()
         for cy in range(y - 1, y + 2):
             for cx in range(x - 1, x + 2):
                 if 0 <= cx < w and 0 <= cy < h:

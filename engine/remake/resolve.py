@@ -79,7 +79,7 @@ class Turn(h3.Turn):
     def mine(self, i: int, t: int) -> None:
         """100 from each cell of the 3x3 around the vehicle that holds at least 100."""
         robot = self.state.robots[i]
-        helium = self.state.helium
+        helium = self.helium()
         w, h = self.width, self.height
         cells: list[list[int]] = []
         total = 0
@@ -105,7 +105,7 @@ class Turn(h3.Turn):
 
     def land(self, x: int, y: int, dropped: int) -> list[list[int]]:
         """All of the drop goes back on the vehicle's cell."""
-        self.state.helium[y * self.width + x] += dropped
+        self.helium()[y * self.width + x] += dropped
         return [[x, y, dropped]]
 
 

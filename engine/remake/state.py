@@ -30,10 +30,12 @@ class State(h3.State):
     rounds: int = DEFAULT_ROUNDS
     round: int = 1
 
-    def copy(self) -> State:
-        """A copy that shares the (immutable by convention) robots but not the lists."""
+    def copy(self, helium: list[int] | None = None) -> State:
+        """A copy that shares the (immutable by convention) robots but not the lists;
+        `helium`, when given, is the copy's helium list instead of a copy of this one's."""
         return State(
-            self.seed, self.width, self.height, self.helium[:], dict(self.money),
+            self.seed, self.width, self.height, self.helium[:] if helium is None else helium,
+            dict(self.money),
             self.robots[:], self.turn, self.to_move, self.clock_ms, self.length_ms,
             self.over, self.winners[:], self.termination, self.ruleset, self.index,
             self.rounds, self.round,
