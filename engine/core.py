@@ -157,7 +157,8 @@ class Ruleset:
     - `apply(state, orders)`: one resolution. `orders` is one orders object when one
       seat is awaited; when several are, a list with one orders object per awaited
       seat, in seat order, that the engine has already checked (shape, seats, and
-      each with `check`), so the ruleset only resolves them.
+      each with `check`, unless `apply_checks_orders`), so the ruleset only resolves
+      them.
     - `check(state, orders)`: raises EngineError unless this one seat's orders would
       be accepted now; never needs another seat's orders.
     - `default_orders(state, seat)`: the orders of an awaited seat that gave none
@@ -188,6 +189,10 @@ class Ruleset:
     default_seats: int = 2
     options: tuple[Option, ...] = ()
     shape: Shape = Shape()
+    # True when `apply`, given a list, checks each orders object itself, in order, as
+    # `check` would and before anything else of the state: the engine then does not
+    # check them first (the errors are the same; each is read once).
+    apply_checks_orders: bool = False
 
     def option(self, name: str) -> Option:
         for option in self.options:

@@ -29,6 +29,7 @@ RULESET = Ruleset(
     seats=SEAT_COUNTS,
     default_seats=2,
     shape=Shape(simultaneous=True),  # every seat in play moves at once
+    apply_checks_orders=True,  # api.apply reads each seat's orders as check does
     options=(
         Option("width", "int", api.DEFAULT_SIZE, MIN_SIZE, MAX_SIZE, help=_TILED % "width"),
         Option("height", "int", api.DEFAULT_SIZE, MIN_SIZE, MAX_SIZE, help=_TILED % "height"),

@@ -70,11 +70,13 @@ def new_game(
 
 def apply(state: Any, orders: Any) -> Applied:
     """Resolve one turn: `orders` lists every awaited seat's orders, in seat order (a
-    single orders object is taken when one seat is awaited)."""
-    current = State.from_json(state)
+    single orders object is taken when one seat is awaited). Each seat's orders are
+    checked as `check` checks them, in order, before the rest of the state is read
+    (the engine leaves that to this function: `apply_checks_orders`)."""
     header = peek(state)
     given = orders if isinstance(orders, list) else [orders]
     parsed = [read_orders(header, o) for o in given]
+    current = State.from_json(state)
     seats = [o.seat for o in parsed]
     awaited = current.awaiting
     if seats != awaited:
