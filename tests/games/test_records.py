@@ -94,6 +94,7 @@ PLATFORM_FILES = [
     ROOT / "games" / "records.py",
     ROOT / "games" / "archive.py",
     ROOT / "games" / "services" / "records.py",
+    ROOT / "games" / "templatetags" / "match_results.py",
     *sorted((ROOT / "games" / "api").glob("*.py")),
 ]
 # A game's own state fields: the platform reads them only through the engine's
