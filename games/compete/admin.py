@@ -1,4 +1,4 @@
-"""Ratings in the admin, read only: they change through rated matches and
+"""Ratings and challenges in the admin, read only: they change through rated matches and
 `manage.py recompute_ratings`, never by hand (a hand edit would not survive a
 recompute)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from games.admin import ReadOnlyAdmin
-from games.compete.models import Rating, RatingChange
+from games.compete.models import Challenge, Rating, RatingChange
 
 
 @admin.register(Rating)
@@ -23,3 +23,13 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "match", "seat", "place", "rating", "mu_before", "mu_after")
     list_select_related = ("rating", "rating__user")
     list_filter = ("rating__game",)
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyAdmin):
+    """Challenges, read only: they change through their players' answers and the sweep."""
+
+    list_display = ("created_at", "challenger", "challenged", "ruleset", "status", "match")
+    list_filter = ("status", "ruleset")
+    list_select_related = ("challenger", "challenged")
+    search_fields = ("challenger__username", "challenged__username")
