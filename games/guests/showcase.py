@@ -46,8 +46,8 @@ TURN_SECONDS = 15 * 60
 # How long a visit to the home page keeps the bots playing.
 WATCH_WINDOW = timedelta(minutes=15)
 _WATCH_SLACK = timedelta(minutes=1)
-# The most a turn takes to play on the match page at 1x. Helium 3's board
-# (board.js, Movie.pace) plays its events in at most 2.5 s and the idle rest of its
+# The most a turn takes to play on the match page at 1x. Helium 3's board (the
+# pace page.js gives board.js) plays its events in at most 2.5 s and the idle rest of its
 # battle time in 0.25 s; the other games' boards play a turn in its turn_ms, under
 # a second. The bots wait that long, not a long turn's whole battle time (10 s and
 # more): a spectator's board then moves at the bots' pace instead of standing still.

@@ -241,11 +241,11 @@
     return fx;
   }
   /* A movie: the model at the start of each turn (`snaps`), turn by turn from the
-     board's model (or `startModel`), and the model it ends on. */
-  function Movie(board, data, startModel) {
-    this.board = board; this.turns = data.turns; this.timing = data.timing; this.clock0 = data.clock_ms || 0;
+     board's model (the money `data.money`), and the model it ends on. */
+  function Movie(board, data) {
+    this.turns = data.turns; this.timing = data.timing; this.clock0 = data.clock_ms || 0;
     this.w = board.w; this.offsets = []; this.snaps = [];
-    var m = copy(startModel || board.model), at = 0;
+    var m = copy(board.model), at = 0;
     if (data.money) m.money = copy(data.money);
     this.turns.forEach(function (turn) {
       this.offsets.push(at); this.snaps.push(copy(m));
