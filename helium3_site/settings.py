@@ -188,6 +188,9 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
 else:
     _db["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60, minimum=0)
     _db["CONN_HEALTH_CHECKS"] = True
+    # As SQLite's: a test database per process, so that two test runs against one
+    # server do not drop each other's (pytest-xdist adds _gw0, _gw1 per worker).
+    _db["TEST"] = {"NAME": f"test_{_db['NAME']}_{os.getpid()}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache -------------------------------------------------------------------------
