@@ -46,6 +46,8 @@ def read_as_in_2013(text: str) -> tuple[int, int, str, list[list[str]]]:
 MAPS: dict[str, tuple[int, int, int] | None] = {
     "2-players-huge": (2, 30, 2),
     "2-players-ultrasmall": (2, 2, 2),
+    "6-players-giant": (6, 50, 6),
+    "maps-evil-6-players-race-for-resources": (6, 50, 6),
     "4-players": (4, 20, 4),
     "8-players": (2, 30, 8),  # "players 2", eight spawns: seats 2 to 8
     "the-kessel-8p": (8, 40, 8),
@@ -55,6 +57,7 @@ MAPS: dict[str, tuple[int, int, int] | None] = {
     "maps-balanced-3-players-smallish": (3, 16, 3),
     "maps-evil-4-players-tricky": (4, 20, 4),
     "maps-secret-close-combat": (3, 16, 8),  # "players 3", eight spawns
+    "maps-secret-8-players-rockmaze": (8, 30, 8),
     "maps-testing-2-players-minimal": (2, 2, 2),
     "maps-testing-4-players-blank": (4, 20, 4),
     "maps-testing-4-players-disconnected": (4, 20, 4),
