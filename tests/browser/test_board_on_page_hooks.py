@@ -25,9 +25,9 @@ WATCH_HOOKS = """(() => {
     const s = stage.apply(this, arguments), n = seen.stages.length;
     seen.stages.push({from: movie.from,
       turns: movie.turns.map(t => ({number: t.number, events: (t.events || []).map(e => [e.t_ms, e.type, e.robot || null])}))});
-    const fire = s.fire.bind(s), frame = s.frame && s.frame.bind(s);
+    const fire = s.fire.bind(s), moment = s.moment && s.moment.bind(s);
     s.fire = (e, speed) => { seen.fired.push([n, e.t_ms, e.type, e.robot || null]); return fire(e, speed); };
-    if (frame) s.frame = (k, T) => { seen.frames++; return frame(k, T); };
+    if (moment) s.moment = (k, T) => { seen.frames++; return moment(k, T); };
     return s;
   };
   let mp;

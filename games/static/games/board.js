@@ -257,17 +257,17 @@
   }
 
   /* ---- The stage the platform's page.js plays a movie on ---- */
-  /* page.js fires each event at its t_ms (fire) and asks for every frame (frame(k, T),
-     T ms into turn k): the model at the turn's start with the events fired so far,
+  /* page.js fires each event at its t_ms (fire) and asks for every frame's moment
+     (moment(k, T), T ms into turn k): the model at the turn's start with the events fired so far,
      each at its moment, drawn with its effects. `opts.frame(model, clock)` follows
      each frame (the battle clock, the panel). */
   function Stage(board, movie, opts) {
     this.board = board; this.movie = movie; this.opts = opts || {}; this.k = -1; this.live = []; this.model = null; this.turn = null;
   }
-  Stage.prototype.begin = function (k) { this.k = k; this.live = []; };
+  Stage.prototype.beginTurn = function (k) { this.k = k; this.live = []; };
   Stage.prototype.fire = function (e) { this.live.push(e); };
-  Stage.prototype.frame = function (k, T) {
-    if (k !== this.k) this.begin(k);
+  Stage.prototype.moment = function (k, T) {
+    if (k !== this.k) this.beginTurn(k);
     var mv = this.movie, m = copy(mv.snaps[k]), effects = [];
     this.live.forEach(function (e) { var f = applyEvent(m, e, T - e.t_ms, mv); if (f) effects.push(f); });
     this.board.draw(m, effects);

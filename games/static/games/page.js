@@ -14,11 +14,11 @@
                             {turns, data (the fragment's JSON, or the replay's
                             {turns, timing, record}), from (the first turn played)}.
                             A stage may also draw any moment itself:
-                              begin(k)     turn k begins (or is sought): none of its
-                                           events fired yet;
-                              frame(k, T)  draws turn k at T ms into it, the events
-                                           fired so far at their moments; answers
-                                           the scores shown then ({seat: n}), or null.
+                              beginTurn(k)  turn k begins (or is sought): none of
+                                            its events fired yet;
+                              moment(k, T)  draws turn k at T ms into it, the events
+                                            fired so far at their moments; answers
+                                            the scores shown then ({seat: n}), or null.
                             Such a stage is drawn every animation frame, a movie with
                             turns this browser has shown starts at the first one not
                             shown, and it plays a replay over the battle clock.
@@ -140,10 +140,10 @@
     // How long the turn's effects run: past that the turn is idle.
     this.busy = this.events.reduce(function (most, e) { return Math.max(most, e.t_ms + (lasts ? lasts(e) : e.duration_ms || 0)); }, 0);
     this.busy = Math.min(Math.max(this.busy, Math.min(this.turns[k].turn_ms || 0, LEAST_MS)), this.turns[k].turn_ms || 0);
-    if (this.stage.begin) this.stage.begin(k);
+    if (this.stage.beginTurn) this.stage.beginTurn(k);
     if (this.opts.show) this.opts.show(k);
     // A stage that draws its moments shows the turn's first one at once, with its caption.
-    if (this.stage.frame) { this.fire(); this.stage.frame(k, 0); }
+    if (this.stage.moment) { this.fire(); this.stage.moment(k, 0); }
     requestAnimationFrame(function (now) { self.tick(now); });
   };
   /* Movie time per ms of real time at 1x, at this moment of the turn. */
@@ -168,7 +168,7 @@
     if (this.last !== null) this.T += (now - this.last) * this.speed * this.rate();
     this.last = now;
     this.fire();
-    if (this.stage.frame) this.stage.frame(this.k, this.T);
+    if (this.stage.moment) this.stage.moment(this.k, this.T);
     var ended = this.T >= this.end && this.fired >= this.events.length;
     if (this.opts.at) this.opts.at(this.k, this.T, ended);
     if (ended) {
@@ -352,7 +352,7 @@
     if (following && !shown) beginShow();
     var movie = {turns: turns, data: data, from: k0};
     var stage = hooks.stage($("#board-wrap svg.board"), following, movie);
-    if (!stage.frame) movie.from = k0 = 0;
+    if (!stage.moment) movie.from = k0 = 0;
     var player = new TurnPlayer(stage, turns, {speed: speed(), tail: hooks.tail, pace: hooks.pace, lasts: hooks.lasts, show: function (k) {
       var t = turns[k];
       if (cap) { setText(cap, caption(hooks, t, toldBy(t, 0, false))); cap.dataset.turn = t.number; }
@@ -711,7 +711,7 @@
 
   /* ---- The replay page over the battle clock: the whole match from its record ---- */
   /* A game timed by a battle clock: the scrubber runs over the clock, and the game's
-     stage draws any moment of the match (its frame). The record is the platform's
+     stage draws any moment of the match (its moment()). The record is the platform's
      replay file ({initial, turns: [{orders, events}]}); each turn's length and the
      game's timing are on the page (#replay-turn-ms, #replay-timing). */
   function mmss(ms) { var s = Math.floor(Math.max(0, ms) / 1000); return Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2); }
@@ -739,10 +739,10 @@
         bar.value = T; setText(clock, mmss(T) + " of " + mmss(total));
         if (!turns.length) return;
         var i = turnAt(T), was = k, at_ = T >= total ? Infinity : T - offsets[i], events = turns[i].events;
-        if (i !== k || at_ < local) { k = i; fired = 0; if (stage.begin) stage.begin(i); }
+        if (i !== k || at_ < local) { k = i; fired = 0; if (stage.beginTurn) stage.beginTurn(i); }
         local = at_;
         while (fired < events.length && events[fired].t_ms <= local) stage.fire(events[fired++], Infinity);
-        var scores = stage.frame(i, local);
+        var scores = stage.moment(i, local);
         for (var seat in scores || {}) setText($("#money-" + seat), num(scores[seat]));
         if (i !== was) setText(cap, "Turn " + turns[i].number + " of " + turns.length + (turns[i].seat ? " · seat " + turns[i].seat : ""));
       }
