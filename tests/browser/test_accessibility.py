@@ -180,16 +180,20 @@ def played_to(match: Match, turns: int) -> Match:
 
 
 def click_first(*selectors: str) -> Callable[[Page], None]:
-    """Open the planner: click the first element on the page, in the page's order, that
-    one of these selectors matches and that is shown and not disabled, waiting for one
-    (a turn's animation may still hide them). The click itself waits until it can land,
-    and looks again if the element it found is taken away first."""
+    """Open the planner: click the first of these selectors (in the order given) that
+    matches an element shown and not disabled, once one of them does: waited for, as
+    a turn's animation may still hide them. The click itself waits until it can land."""
 
     def open_planner(page: Page) -> None:
-        usable = ", ".join(f"{selector}:not([disabled])" for selector in selectors)
-        wanted = page.locator(usable).filter(visible=True).first
-        expect(wanted).to_be_visible(timeout=20_000)
-        wanted.click()
+        usable = [page.locator(f"{s}:not([disabled])").filter(visible=True) for s in selectors]
+        anyone = usable[0]
+        for other in usable[1:]:
+            anyone = anyone.or_(other)
+        expect(anyone.first).to_be_visible(timeout=20_000)
+        # The state is there: the first selector that has it, as given, is clicked (if
+        # all went in the meantime, whichever comes back first).
+        wanted = next((found for found in usable if found.count()), anyone)
+        wanted.first.click()
 
     return open_planner
 
