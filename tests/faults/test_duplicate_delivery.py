@@ -69,11 +69,16 @@ def test_the_same_task_delivered_ten_times_has_its_effects_once(
     def ran() -> int:
         return sum(w.output().count("] succeeded in ") for w in workers)
 
+    def empty() -> bool:
+        return all(stack.redis.integer("LLEN", queue) == 0 for queue in ("celery", "email"))
+
     def quiet() -> bool:
+        # Only once all of them ran and the queues are empty: a second with nothing new.
         before = ran()
+        if before < queued or not empty():
+            return False
         time.sleep(1.0)
-        empty = all(stack.redis.integer("LLEN", queue) == 0 for queue in ("celery", "email"))
-        return before >= queued and ran() == before and empty
+        return ran() == before and empty()
 
     wait_until(quiet, 60, f"{queued} tasks or more to run")
     wait_settled()

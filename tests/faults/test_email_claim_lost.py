@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import os
 import signal
-import time
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from faults_reconcile import make_player, match_against_a_bot, reconcile, sent_mail, wait_settled
 from faults_stack import Stack, wait_until
 
@@ -29,6 +30,8 @@ STALE_SECONDS = 3
 # The worker runs the sweep: it reads these. A claim is stale after 3 s, and a send
 # may take 1 s at most (the file backend takes no time at all).
 FAST_STALE = {"EMAIL_CLAIM_STALE_SECONDS": str(STALE_SECONDS), "EMAIL_TIMEOUT": "1"}
+# How the worker's log names a clock sweep it ran.
+SWEEP_TASK = "games.tasks.clock_sweep_task["
 
 
 @pytest.mark.parametrize("kill", ["process", "worker"])
@@ -72,8 +75,16 @@ def test_an_email_whose_worker_died_between_claim_and_send_is_sent_once_after_th
     [email] = [m for m in sent_mail(stack.mail_dir) if "Your turn" in str(m["Subject"])]
     assert str(email["To"]) == player.email
 
-    # More sweeps change nothing: the email went once, and nothing is left claimed.
-    time.sleep(STALE_SECONDS + 1)
+    # More sweeps change nothing: two of them run once even the last claim is stale,
+    # and still the email went once, and nothing is left claimed.
+    def sweeps() -> int:
+        lines = worker.output().splitlines()
+        return sum(SWEEP_TASK in line and "succeeded in" in line for line in lines)
+
+    stale_at = row.claimed_at + timedelta(seconds=STALE_SECONDS)
+    wait_until(lambda: timezone.now() > stale_at, 30, "the last claim to be stale", step=0.1)
+    swept = sweeps()
+    wait_until(lambda: sweeps() >= swept + 2, 30, "two more clock sweeps")
     wait_settled(timeout=30)
     result = reconcile(stack.mail_dir, sending_allowed=0)
     assert result.sending == 0 and result.emails == 1
