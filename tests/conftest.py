@@ -8,11 +8,15 @@ is imported. The bot API builds its schema (the enum of ruleset names) once, whe
 games.api is first imported, by whichever test or page gets there first: a process
 that registered them later would refuse every API request naming them. The engine's
 own tests (tests/engine) register and unregister them themselves.
+
+Passwords are hashed with MD5 for the whole run: PBKDF2's deliberate slowness is
+half a second of CPU per user made or signed in, and the tests make thousands.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,3 +41,11 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
         return
     if not Path(path).is_relative_to(ENGINE_TESTS):
         register_test_rulesets()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing_everywhere() -> Iterator[None]:
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
