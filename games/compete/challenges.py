@@ -57,13 +57,15 @@ EMAIL_CLAIM_STALE = timedelta(minutes=10)
 WAITING_CACHE_SECONDS = 60
 
 
-def waiting_key(user_id: int) -> str:
-    return f"challenges-waiting:{user_id}"
+def waiting_key(user_id: int, joined: datetime) -> str:
+    # date_joined too: an id that SQLite hands out again never meets the old count.
+    return f"challenges-waiting:{user_id}.{int(joined.timestamp() * 1e6)}"
 
 
-def waiting_count(user_id: int) -> int:
+def waiting_count(user: User) -> int:
     """How many challenges wait for the player's answer: from the cache, or one query."""
-    key = waiting_key(user_id)
+    user_id = user.pk
+    key = waiting_key(user_id, user.date_joined)
     try:
         cached = cache.get(key)
     except Exception:  # a cache that fails is a miss
@@ -81,14 +83,16 @@ def waiting_count(user_id: int) -> int:
     return count
 
 
-def _forget_waiting(*user_ids: int) -> None:
+def _forget_waiting(*users: tuple[int, datetime]) -> None:
+    """Forget the counts of these players (id, date_joined) once the change commits."""
+
     def forget() -> None:
         try:
-            cache.delete_many([waiting_key(u) for u in user_ids])
+            cache.delete_many([waiting_key(u, joined) for u, joined in users])
         except Exception:
             log.warning("challenge count cache unavailable", exc_info=True)
 
-    if user_ids:
+    if users:
         transaction.on_commit(forget, robust=True)
 
 
@@ -242,7 +246,7 @@ def challenge_create(
                 "too_many_challenges",
                 f"You have {pending} challenges waiting for an answer; cancel one first.",
             )
-        _forget_waiting(challenged.pk)
+        _forget_waiting((challenged.pk, challenged.date_joined))
         return Challenge.objects.create(
             challenger=challenger,
             challenged=challenged,
@@ -265,7 +269,8 @@ def _pending_for(challenge_id: int, user: User, *, role: str, now: datetime) -> 
     and it waits for an answer. NotFound when the user is neither party (nobody
     else learns that it exists), NotAPlayer when the other one, Conflict when closed."""
     challenge = (
-        Challenge.objects.select_for_update()
+        Challenge.objects.select_for_update(of=("self",))
+        .select_related("challenged")
         .filter(Q(challenger=user) | Q(challenged=user), pk=challenge_id)
         .first()
     )
@@ -275,7 +280,8 @@ def _pending_for(challenge_id: int, user: User, *, role: str, now: datetime) -> 
         if role == "challenged":
             raise NotAPlayer("not_challenged", "Only the challenged player answers a challenge.")
         raise NotAPlayer("not_challenger", "Only the challenger may cancel a challenge.")
-    _forget_waiting(challenge.challenged_id)  # answered, or found expired, below
+    # Answered, or found expired, below.
+    _forget_waiting((challenge.challenged_id, challenge.challenged.date_joined))
     if challenge.status == Challenge.Status.PENDING and challenge.expires_at <= now:
         # Its time is over and the sweep has not come by yet: it expires now.
         challenge.status = Challenge.Status.EXPIRED
@@ -401,7 +407,7 @@ def challenges_expire(*, now: datetime) -> int:
     """Every pending challenge whose time is over expires: one conditional update,
     so two sweeps at once, or a sweep and an answer, never both close one."""
     over = Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__lte=now)
-    _forget_waiting(*set(over.values_list("challenged_id", flat=True)[:SWEEP_BATCH]))
+    _forget_waiting(*set(over.values_list("challenged_id", "challenged__date_joined")))
     return over.update(status=Challenge.Status.EXPIRED, answered_at=now)
 
 

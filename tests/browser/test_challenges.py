@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from browser_support import match_over, settle_board
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
@@ -264,4 +265,14 @@ def test_the_leaderboard_a_profile_and_the_challenge_dialog_photographed(
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= VIEWPORTS[size]["width"]
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
+    # Alice's challenges: one for her (the navigation counts it), one she sent.
+    from games.compete import challenges
+
+    for frm, to in (("bob", "alice"), ("alice", "ceres")):
+        challenges.challenge_create(challenger=User.objects.get(username=frm), to=to,
+                                    ruleset="halite", seats=3, bots=["grower"])  # fmt: skip
+    page.goto(f"{base}/challenges/")
+    expect(page.locator("#challenge-badge")).to_contain_text("1")
+    expect(page.locator(".challenge-list li")).to_have_count(2)
+    shoot("list", full_page=True)
     assert errors == []

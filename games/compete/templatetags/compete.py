@@ -146,7 +146,7 @@ def challenges_waiting(context: Any) -> int:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated or user.pk is None:
         return 0
-    return waiting_count(user.pk)
+    return waiting_count(user)
 
 
 @register.simple_tag(takes_context=True)

@@ -24,6 +24,7 @@
     if (!pick) return;
     var select = pick.querySelector("select[name=game]");
     select.addEventListener("change", function () {
+      if (select.value === pick.closest("[data-game]").dataset.game) return;  // no change
       var holder = box.closest(".dialog-body");
       if (holder) load(holder, partUrl(pick)).then(function () {
         var again = holder.querySelector("select[name=game]");
