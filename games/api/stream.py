@@ -31,6 +31,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.http.request import split_domain_port, validate_host
 from django.http.response import HttpResponseBase
+from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
 import engine
@@ -87,32 +88,26 @@ def _digest_sql(users: int) -> str:
     )
 
 
-# A challenge's key in a digest: its id, negated (match ids are positive). A pending
-# challenge is in the digests of both its accounts, an answered one for a while after
-# its answer (so that an answer given between two reads is still told).
+# A challenge's key in a digest: its id, negated (match ids are positive), with the
+# challenge's status where a match has its own. A pending challenge is in the digests
+# of both its accounts, an answered one for a while after its answer (so that an
+# answer given between two reads is still told). games/compete/challenge_stream.py
+# says what a stream tells of it.
 CHALLENGE_ANSWER_SECONDS = 60
 
 
-def _challenge_sql(users: int) -> str:
+def _challenges_sql(users: int) -> str:
+    """The challenges' rows of the digest, each account's in the same columns as a
+    match's (one query reads both: the hub's cost stays one query a poll)."""
     from games.compete.models import Challenge
 
+    table = Challenge._meta.db_table
     marks = ", ".join(["%s"] * users)
-    return (
-        f"SELECT challenger_id, challenged_id, id, status FROM {Challenge._meta.db_table}"
-        f" WHERE (status = %s OR answered_at > %s)"
-        f" AND (challenged_id IN ({marks}) OR challenger_id IN ({marks}))"
+    return " UNION ALL ".join(
+        f"SELECT c.{who}_id, -c.id, c.status, 0, NULL, NULL, '', '' FROM {table} c"
+        f" WHERE c.{who}_id IN ({marks}) AND (c.status = %s OR c.answered_at > %s)"
+        for who in ("challenged", "challenger")
     )
-
-
-def _read_challenges(cursor: Any, chunk: list[int], digests: dict[int, Digest]) -> None:
-    from django.utils import timezone
-
-    since = timezone.now() - timedelta(seconds=CHALLENGE_ANSWER_SECONDS)
-    cursor.execute(_challenge_sql(len(chunk)), ["pending", since, *chunk, *chunk])
-    for challenger_id, challenged_id, challenge_id, status in cursor.fetchall():
-        for user_id in (challenger_id, challenged_id):
-            if user_id in digests:
-                digests[user_id][-challenge_id] = ("challenge", 0, status, None, "", "")
 
 
 def read_digests(user_ids: Collection[int]) -> dict[int, Digest]:
@@ -128,10 +123,14 @@ def read_digests(user_ids: Collection[int]) -> dict[int, Digest]:
     with connection.cursor() as cursor:
         for start in range(0, len(ids), USERS_PER_QUERY):
             chunk = ids[start : start + USERS_PER_QUERY]
-            cursor.execute(_digest_sql(len(chunk)), [*chunk, *(s.value for s in ACTIVE)])
+            since = timezone.now() - timedelta(seconds=CHALLENGE_ANSWER_SECONDS)
+            challenges = [*chunk, "pending", since] * 2
+            cursor.execute(
+                f"{_digest_sql(len(chunk))} UNION ALL {_challenges_sql(len(chunk))}",
+                [*chunk, *(s.value for s in ACTIVE), *challenges],
+            )
             for user_id, match_id, *fingerprint in cursor.fetchall():
                 digests[user_id][match_id] = tuple(fingerprint)
-            _read_challenges(cursor, chunk, digests)
     return digests
 
 
