@@ -33,6 +33,7 @@ warnings.filterwarnings(
 # Imported once Django is set up (it reads the models).
 from games.api.stream import STREAM_PATH  # noqa: E402
 from games.api.stream_asgi import Receive, Scope, Send, stream_app  # noqa: E402
+from games.push.asgi import PUSH_PATH, push_app  # noqa: E402
 
 
 async def _lifespan(receive: Receive, send: Send) -> None:
@@ -67,6 +68,9 @@ async def _django(scope: Scope, receive: Receive, send: Send) -> None:
 async def application(scope: Scope, receive: Receive, send: Send) -> Any:
     if scope["type"] == "http" and scope["path"] == STREAM_PATH:
         return await stream_app(scope, receive, send)
+    if scope["type"] == "http" and scope["path"] == PUSH_PATH:
+        # The pages' push channel (docs/push.md), also on the event loop itself.
+        return await push_app(scope, receive, send)
     if scope["type"] == "lifespan":
         return await _lifespan(receive, send)
     return await _django(scope, receive, send)

@@ -42,7 +42,8 @@ from games.models import (
     Seat,
     Turn,
 )
-from games.queue import turn_resolve_queue
+from games.push.bell import ring_on_commit
+from games.queue import turn_deadline_queue, turn_resolve_queue
 from games.services.notifications import notify
 from games.services.records import match_records_store
 
@@ -92,6 +93,7 @@ def orders_accept(
         submitted_by=user,
     )
     queue_resolution(match.pk, number)
+    ring_on_commit(match.pk)  # the pages watching it hear that the turn has its orders
     return row
 
 
@@ -410,6 +412,23 @@ def _refusal(match: Match, orders: dict[str, Any]) -> ServiceError | None:
     return None
 
 
+def deadline_task_wanted(turn_seconds: int) -> bool:
+    """Whether a turn this long has a task queued for its deadline, beside the clock
+    sweep: when it is shorter than four sweeps, the sweep alone could pass it a
+    quarter of its time late or more (the ladder's ten-second turns). Longer turns
+    are left to the sweep: no long ETA tasks (a broker may redeliver them)."""
+    return turn_seconds < 4 * settings.CLOCK_SWEEP_SECONDS
+
+
+def deadline_queue_if_short(*, match: Match, number: int, deadline: datetime) -> None:
+    """Queue, once the transaction commits, the task that passes turn `number` at
+    `deadline` when the match's turns are short (deadline_task_wanted). robust: the
+    turn is committed by then and the sweep passes it if the broker is down."""
+    if deadline_task_wanted(match.turn_seconds):
+        match_id = match.pk
+        transaction.on_commit(lambda: turn_deadline_queue(match_id, number, deadline), robust=True)
+
+
 def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = None) -> Turn | None:
     """Start the turn the state says comes next (or finish the match).
 
@@ -436,9 +455,11 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
         deadline_at=deadline,
         warn_at=deadline - timedelta(seconds=match.turn_seconds / 4),
     )
+    deadline_queue_if_short(match=match, number=number, deadline=deadline)
     match.turn_number = number
     match.to_move = None if at_once else seat_number
     match.save(update_fields=["turn_number", "to_move", *(also_save or [])])
+    ring_on_commit(match.pk)  # the pages watching it hear of the new turn (games/push)
     seats = Seat.objects.select_related("user", "user__notification_settings").filter(
         match=match, number__in=awaited
     )
@@ -531,6 +552,7 @@ def match_finish(*, match: Match, now: datetime, also_save: list[str] | None = N
             *(also_save or []),
         ]
     )
+    ring_on_commit(match.pk)  # the pages watching it hear of the end (games/push)
     match_records_store(match=match)
     # Ratings change in this transaction, once (games/compete/services.py).
     match_rate(match=match)

@@ -1,8 +1,9 @@
 /* The site's frame: the theme switch (system, light, dark; kept in localStorage and
    applied before the first paint by the script in base.html's head), menus that
    close on a click elsewhere or Escape, the "your move" count in the tab title
-   following the badge when the match page's poll updates it, and the battle
-   length presets on the new match form. Everything works without it. */
+   following the badge when the match page's poll or the push channel updates it,
+   the push channel itself (below), and the battle length presets on the new match
+   form. Everything works without it. */
 (function () {
   "use strict";
   var root = document.documentElement, KEY = "h3-theme";
@@ -44,6 +45,99 @@
     document.title = n > 0 ? "(" + n + ") " + bare : bare;
   }
   document.addEventListener("htmx:oobAfterSwap", titleFollowsBadge);
+
+  /* The push channel (docs/push.md): one EventSource to /push/ per page, naming the
+     match the page shows (#match with a running poll). A `turn` event goes to
+     page.js as "h3:push-turn" (it asks the poll at once; while the channel is open
+     the poll's own timer asks nothing); a `moves` event sets the badge and the tab
+     title. A channel that cannot open, or drops, leaves the page to its poll and
+     opens again with what it was last told (Last-Event-ID, or `last`). */
+  var push = window.h3Push = {up: false, last: null, turnAt: 0};
+  function badgeCount() {
+    var badge = document.getElementById("move-badge");
+    return badge ? String(parseInt(badge.dataset.count, 10) || 0) : "-";
+  }
+  function setBadge(n) {
+    var badge = document.getElementById("move-badge");
+    if (!badge || +badge.dataset.count === n) return;
+    badge.dataset.count = String(n);
+    badge.hidden = !n;
+    var shown = badge.children[0], said = badge.children[1];
+    if (shown) shown.textContent = String(n);
+    if (said) said.textContent = " " + n + " match" + (n === 1 ? "" : "es") + " waiting for your orders";
+    titleFollowsBadge();
+  }
+  function pushOpen(delay) {
+    if (!window.EventSource) return;
+    var match = document.getElementById("match"), poll = document.getElementById("poll");
+    var url = poll && poll.getAttribute("hx-get"), params = [];
+    if (match && match.dataset.match && url) {
+      params.push("match=" + encodeURIComponent(match.dataset.match));
+      var v = /[?&]v=([^&]*)/.exec(url);
+      if (push.last === null && v) push.last = decodeURIComponent(v[1]).split(".").slice(0, 3).join(".") + "|" + badgeCount();
+    } else if (document.getElementById("move-badge")) {
+      if (push.last === null) push.last = "-|" + badgeCount();
+    } else return;  // nothing to hear
+    params.push("last=" + encodeURIComponent(push.last));
+    var source = new EventSource("/push/?" + params.join("&"));
+    push.source = source;
+    var down = function () {
+      if (push.up) { push.up = false; document.dispatchEvent(new CustomEvent("h3:push-down")); }
+    };
+    source.onopen = function () {
+      delay = 1000;
+      push.up = true;
+      document.dispatchEvent(new CustomEvent("h3:push-up"));
+    };
+    source.onerror = function () {
+      down();
+      // Refused or unreachable: the browser gives up; open again later, saying what
+      // was last told (a dropped one reconnects by itself, with Last-Event-ID).
+      if (source.readyState === 2) setTimeout(function () { pushOpen(Math.min(delay * 2, 60000)); }, delay);
+    };
+    var told = function (e) { if (e.lastEventId) push.last = e.lastEventId; };
+    source.addEventListener("turn", function (e) {
+      var data = JSON.parse(e.data);
+      push.turnAt = Date.now();
+      told(e);
+      document.dispatchEvent(new CustomEvent("h3:push-turn", {detail: data}));
+    });
+    source.addEventListener("moves", function (e) {
+      var data = JSON.parse(e.data);
+      told(e);
+      // The count a turn of the page's own match changed comes with that turn's
+      // poll, which holds it until the board has shown the turn (page.js).
+      if (Date.now() - push.turnAt > 100 || !document.getElementById("poll")) setBadge(+data.count);
+    });
+  }
+  // While the channel is open the poll's timer asks nothing: its request is called
+  // off before it leaves. What the page asks itself (htmx.ajax: after orders are
+  // sent, a turn pushed, catching up) still goes.
+  document.addEventListener("htmx:confirm", function (e) {
+    var d = e.detail || {};
+    if (push.up && d.elt && d.elt.id === "poll" && !(d.etc && d.etc.returnPromise)) e.preventDefault();
+  });
+  /* A pushed turn: ask the poll (the viewer's own view) until the page's poll says
+     the version pushed (an answer already on its way may predate it). */
+  var wanted = null, tries = 0;
+  function versionOf(url) {
+    var v = /[?&]v=([^&]*)/.exec(url || "");
+    return v ? decodeURIComponent(v[1]).split(".").slice(0, 3).join(".") : null;
+  }
+  function askPoll() {
+    var poll = document.getElementById("poll"), url = poll && poll.getAttribute("hx-get");
+    if (!url || !window.htmx || wanted === null || versionOf(url) === wanted || tries++ >= 10) { wanted = null; return; }
+    var again = function () { setTimeout(askPoll, 200); };
+    var asked = window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
+    if (asked && asked.then) asked.then(again, again); else again();
+  }
+  document.addEventListener("h3:push-turn", function (e) {
+    var fresh = wanted === null;
+    wanted = e.detail.version; tries = 0;
+    if (fresh) askPoll();
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { pushOpen(1000); });
+  else pushOpen(1000);
 
   // The new match form: seats past the chosen number are not used, so neither shown
   // nor sent (a bot left in a hidden seat would be refused beside a field not seen).

@@ -1,0 +1,131 @@
+"""The push channel's database reads, run on the hub's threads.
+
+What a page hears is a version made of public facts only, the same for every viewer
+of a match: the match's status, its turn number and whether that turn waits for
+orders or has them all (the poll answers 304 or not on the same facts, for anybody).
+The page then asks its own view through the poll, as before. The "your move" count
+is the signed-in viewer's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from http.cookies import CookieError, SimpleCookie
+
+from django.conf import settings
+from django.contrib.auth import get_user
+from django.db import connection
+from django.db.models import Exists, F, OuterRef, Q
+from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
+
+from games import selectors, viewers
+from games.models import AT_ONCE, Match, Orders, Seat, Turn
+
+
+@dataclass(frozen=True)
+class Access:
+    match_id: int | None
+    user_id: int | None
+
+
+@dataclass(frozen=True)
+class Refused:
+    status: int
+    code: str
+    message: str
+
+
+def viewer_from_cookie(cookie_header: str) -> viewers.Viewer:
+    """The viewer of a request that only has its Cookie header (the site's session)."""
+    try:
+        jar = SimpleCookie(cookie_header)
+    except CookieError:
+        return viewers.ANONYMOUS
+    request = HttpRequest()
+    request.COOKIES = {key: morsel.value for key, morsel in jar.items()}
+    raw = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if not raw:
+        return viewers.ANONYMOUS
+    from importlib import import_module
+
+    engine = import_module(settings.SESSION_ENGINE)
+    request.session = engine.SessionStore(raw)
+    request.user = SimpleLazyObject(lambda: get_user(request))  # type: ignore[assignment]
+    return viewers.viewer_of(request)
+
+
+def check(cookie_header: str, match_param: str | None) -> Access | Refused:
+    """Who listens, to what: a match the viewer may watch (the page's own rule)."""
+    viewer = viewer_from_cookie(cookie_header)
+    match_id: int | None = None
+    if match_param is not None:
+        try:
+            match_id = int(match_param)
+        except ValueError:
+            return Refused(400, "bad_match", "match must be a match id.")
+        match = (
+            Match.objects.filter(pk=match_id).only("pk", "public", "status", "created_by").first()
+        )
+        if match is None:
+            return Refused(404, "no_such_match", "No such match.")
+        if not selectors.can_watch(match, viewer):
+            return Refused(403, "private_match", "This match is private to its players.")
+    if match_id is None and viewer.pk is None:
+        return Refused(400, "nothing_to_hear", "Name a match, or sign in for your move count.")
+    return Access(match_id=match_id, user_id=viewer.pk)
+
+
+def version_of(status: str, turn_number: int, turn_status: str | None) -> str:
+    """The public part of the poll's token (games/views/board.py poll_token)."""
+    return f"{status}.{turn_number}.{turn_status or '-'}"
+
+
+def match_versions(match_ids: set[int]) -> dict[int, tuple[str, int]]:
+    """Each match's version and turn number, in one query."""
+    if not match_ids:
+        return {}
+    match_t, turn_t = Match._meta.db_table, Turn._meta.db_table
+    marks = ", ".join(["%s"] * len(match_ids))
+    sql = (
+        f"SELECT m.id, m.status, m.turn_number, t.status FROM {match_t} m"
+        f" LEFT JOIN {turn_t} t ON t.match_id = m.id AND t.number = m.turn_number"
+        f" WHERE m.id IN ({marks})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, sorted(match_ids))
+        rows = cursor.fetchall()
+    return {
+        pk: (version_of(status, turn, turn_status), turn) for pk, status, turn, turn_status in rows
+    }
+
+
+def move_counts(user_ids: set[int]) -> dict[int, int]:
+    """Each signed-in listener's "your move" count (the badge's own query)."""
+    counts = {}
+    for user_id in user_ids:
+        # games.context_processors.YourMove.count's query, for a user id.
+        at_once = Turn.objects.filter(
+            match=OuterRef("match_id"),
+            number=OuterRef("match__turn_number"),
+            seat=AT_ONCE,
+            status=Turn.Status.WAITING,
+        )
+        given = Orders.objects.filter(
+            match=OuterRef("match_id"),
+            turn_number=OuterRef("match__turn_number"),
+            seat=OuterRef("number"),
+            step=0,
+        )
+        counts[user_id] = (
+            Seat.objects.filter(user_id=user_id, standin_bot="", match__status=Match.Status.RUNNING)
+            .filter(Q(match__to_move=F("number")) | (Exists(at_once) & ~Exists(given)))
+            .count()
+        )
+    return counts
+
+
+def read(
+    match_ids: set[int], user_ids: set[int]
+) -> tuple[dict[int, tuple[str, int]], dict[int, int]]:
+    return match_versions(match_ids), move_counts(user_ids)

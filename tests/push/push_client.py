@@ -1,0 +1,196 @@
+"""A reader of the push channel for tests: the site's ASGI application driven on an
+event loop of its own thread (as a web process would run it), or a real server
+read over a socket; either way the events as a browser's EventSource parses them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    data: dict[str, Any]
+    id: str | None
+    raw: bytes
+
+
+class SseParser:
+    """Server-sent events out of the bytes as they come (the WHATWG rules the site uses)."""
+
+    def __init__(self) -> None:
+        self.buffer = b""
+        self.last_id: str | None = None
+
+    def feed(self, chunk: bytes) -> list[Event]:
+        self.buffer += chunk
+        events = []
+        while b"\n\n" in self.buffer:
+            block, self.buffer = self.buffer.split(b"\n\n", 1)
+            kind, data, given_id = "message", [], None
+            for line in block.decode().split("\n"):
+                if line.startswith(":") or not line:
+                    continue
+                name, _, value = line.partition(":")
+                value = value.removeprefix(" ")
+                if name == "event":
+                    kind = value
+                elif name == "data":
+                    data.append(value)
+                elif name == "id":
+                    given_id = value
+            if given_id is not None:
+                self.last_id = given_id
+            if data:
+                events.append(Event(kind, json.loads("\n".join(data)), given_id, block + b"\n\n"))
+        return events
+
+
+class Channel:
+    """One open /push/ answered by helium3_site.asgi.application in this process."""
+
+    def __init__(
+        self, *, match: int | None = None, cookie: str = "", last_event_id: str | None = None
+    ) -> None:
+        query = {"match": str(match)} if match is not None else {}
+        headers = [(b"host", b"testserver")]
+        if cookie:
+            headers.append((b"cookie", cookie.encode()))
+        if last_event_id is not None:
+            headers.append((b"last-event-id", last_event_id.encode()))
+        self.scope = {
+            "type": "http",
+            "method": "GET",
+            "path": "/push/",
+            "query_string": urlencode(query).encode(),
+            "headers": headers,
+        }
+        self.status: int | None = None
+        self.body = b""
+        self.chunks: queue.Queue[bytes] = queue.Queue()
+        self.parser = SseParser()
+        self.loop = asyncio.new_event_loop()
+        self._gone: asyncio.Event | None = None
+        self._started = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        self._started.wait(10)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self._serve())
+
+    async def _serve(self) -> None:
+        from helium3_site.asgi import application
+
+        self._gone = asyncio.Event()
+        self._started.set()
+
+        async def receive() -> dict[str, Any]:
+            assert self._gone is not None
+            await self._gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                self.status = message["status"]
+            elif message.get("body"):
+                self.body += message["body"]
+                self.chunks.put(message["body"])
+
+        await application(self.scope, receive, send)
+        self.chunks.put(b"")  # the end
+
+    def events(self, count: int, timeout: float = 10.0) -> list[Event]:
+        """The next `count` events (fewer if the time runs out)."""
+        found: list[Event] = []
+        deadline = time.monotonic() + timeout
+        while len(found) < count:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            try:
+                chunk = self.chunks.get(timeout=left)
+            except queue.Empty:
+                break
+            if not chunk:
+                break
+            found += self.parser.feed(chunk)
+        return found
+
+    def close(self) -> None:
+        if self._gone is not None:
+            self.loop.call_soon_threadsafe(self._gone.set)
+        self.thread.join(10)
+        self.loop.close()
+
+
+class SocketChannel:
+    """/push/ read from a real server over HTTP/1.1 (a uvicorn process)."""
+
+    def __init__(self, port: int, *, match: int, last_event_id: str | None = None) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        lines = [f"GET /push/?match={match} HTTP/1.1", f"Host: 127.0.0.1:{port}"]
+        if last_event_id:
+            lines.append(f"Last-Event-ID: {last_event_id}")
+        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(4096)
+        head, _, rest = head.partition(b"\r\n\r\n")
+        self.status = int(head.split()[1])
+        self.chunked = b"transfer-encoding: chunked" in head.lower()
+        self.raw = rest
+        self.parser = SseParser()
+
+    def _body(self, data: bytes) -> bytes:
+        if not self.chunked:
+            return data
+        out = b""
+        while True:
+            size_line, sep, rest = data.partition(b"\r\n")
+            if not sep:
+                break
+            size = int(size_line, 16)
+            if len(rest) < size + 2:
+                break
+            out += rest[:size]
+            data = rest[size + 2 :]
+        self._left = data
+        return out
+
+    def events(self, count: int, timeout: float = 10.0) -> list[Event]:
+        found: list[Event] = []
+        deadline = time.monotonic() + timeout
+        pending = self.raw
+        self.raw = b""
+        while True:
+            self._left = b""
+            found += self.parser.feed(self._body(pending))
+            pending = self._left
+            if len(found) >= count:
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            self.sock.settimeout(left)
+            try:
+                more = self.sock.recv(65536)
+            except TimeoutError:
+                break
+            if not more:
+                break
+            pending += more
+        self.raw = pending
+        return found
+
+    def close(self) -> None:
+        self.sock.close()
