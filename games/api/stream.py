@@ -124,7 +124,7 @@ def read_digests(user_ids: Collection[int]) -> dict[int, Digest]:
         for start in range(0, len(ids), USERS_PER_QUERY):
             chunk = ids[start : start + USERS_PER_QUERY]
             since = timezone.now() - timedelta(seconds=CHALLENGE_ANSWER_SECONDS)
-            challenges = [*chunk, "pending", since] * 2
+            challenges: list[Any] = [*chunk, "pending", since] * 2
             cursor.execute(
                 f"{_digest_sql(len(chunk))} UNION ALL {_challenges_sql(len(chunk))}",
                 [*chunk, *(s.value for s in ACTIVE), *challenges],
