@@ -1,9 +1,11 @@
-/* The platform's part of a game's board script: the match page's poll and movies,
-   the deadline countdowns, the speed kept across pages, and the replay page's
-   scrubber. A game's own script (games/play/<game>/static/play/<game>/planner.js)
-   draws and animates its board and plans orders; this script plays the turns the
-   server sends, in order and once, through the hooks the game gives. Loaded before
-   the game's script (both deferred, so in that order); on its own it does nothing.
+/* The platform's part of a game's board script: the match page's poll, Send without
+   a reload, the movies (queued, paced, paused, skipped, told in the caption), the
+   deadline countdowns, the speed kept across pages, and the replay page. A game's
+   own script (games/play/<game>/static/play/<game>/planner.js; Helium 3's and the
+   remake's games/board.js) draws and animates its board and plans orders; this
+   script plays the turns the server sends, in order and once, through the hooks
+   the game gives. Loaded before the game's script (both deferred, so in that
+   order); on its own it does nothing.
 
    window.matchPage.init(hooks) starts the match page (#match) and answers whether
    its board is there. Hooks:
