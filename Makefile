@@ -6,6 +6,10 @@ HELIUM3_PORT ?= 8000
 export HELIUM3_PORT
 # The browser tests (tests/browser) drive the system Chromium; nothing may download one.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+# Processes for the engine and site tests (`make test TEST_PROCESSES=4` on a bigger
+# machine), and for the browser tests (each one a Chromium).
+TEST_PROCESSES ?= 2
+BROWSER_PROCESSES ?= 2
 
 .PHONY: venv test lint typecheck bench-engine run
 
@@ -17,21 +21,27 @@ venv: $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 
 # ruff (lint and format), mypy (strict on the engine, django-stubs on the site), then every test:
-# the engine's (pure, no database) on two processes, then the site's. With DATABASE_URL and
+# the engine's (pure, no database), then the site's, each on TEST_PROCESSES processes
+# (pytest-xdist; each process has a test database, a Celery worker thread and a broker
+# queue of its own, so no test waits for another's). With DATABASE_URL and
 # CELERY_BROKER_URL set (CI) the site tests run on PostgreSQL and Redis. The fault tests
-# (tests/faults, marker `faults`) come last and alone: they kill and restart their own
-# PostgreSQL, Redis, web and worker processes (docs/operations.md, "Faults and bad input").
-# The browser tests (tests/browser) run last, in a process of their own: the system
-# Chromium, a live server and one Celery worker of their own.
+# (tests/faults, marker `faults`) come after them, in a run of their own: they kill and
+# restart their own PostgreSQL, Redis, web and worker processes (docs/operations.md,
+# "Faults and bad input"); each process of the run has a private PostgreSQL and Redis,
+# and the tests spend most of their time waiting for sweeps and restarts. The browser tests (tests/browser) run last, on BROWSER_PROCESSES processes: each
+# one the system Chromium, a live server, a database and a Celery worker of its own.
+# `worksteal`: a process that runs out of tests takes some of the other's, so a few long
+# tests never leave one process waiting alone at the end.
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy engine
 	$(BIN)/mypy games helium3_site
-	$(BIN)/pytest tests/engine -n 2
-	$(BIN)/pytest tests -m "not faults" --ignore=tests/browser --ignore=tests/engine
-	$(BIN)/pytest tests/faults -m faults
-	$(BIN)/pytest tests/browser
+	$(BIN)/pytest tests/engine -n $(TEST_PROCESSES) --dist worksteal
+	$(BIN)/pytest tests -m "not faults" --ignore=tests/browser --ignore=tests/engine \
+		-n $(TEST_PROCESSES) --dist worksteal
+	$(BIN)/pytest tests/faults -m faults -n $(TEST_PROCESSES) --dist worksteal
+	$(BIN)/pytest tests/browser -n $(BROWSER_PROCESSES) --dist worksteal
 
 lint: venv
 	$(BIN)/ruff check .
