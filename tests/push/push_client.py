@@ -133,6 +133,30 @@ class Channel:
         self.loop.close()
 
 
+def pass_turn(match: Any) -> None:
+    """The person awaited passes (the engine's default orders); the bots then play
+    (resolved here, as the worker would: each commit rings the bell)."""
+    from site_support import drain
+
+    import engine
+    from games import services
+    from games.models import Seat
+
+    match.refresh_from_db()
+    assert match.state is not None
+    for seat in Seat.objects.filter(
+        match=match, number__in=engine.awaiting(match.state), user__isnull=False
+    ):
+        passing = engine.default_orders(match.state, seat.number)
+        services.orders_submit(
+            match_id=match.pk,
+            user=seat.user,
+            turn=match.turn_number,
+            orders={k: v for k, v in passing.items() if k not in ("seat", "turn")},
+        )
+    drain(match, emails=False)
+
+
 class SocketChannel:
     """/push/ read from a real server over HTTP/1.1 (a uvicorn process)."""
 

@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 from game_factories import UserFactory
-from push_client import Channel, Event
-from site_support import drain
+from push_client import Channel, Event, pass_turn
 
 from games import services
 from games.models import Match
@@ -30,26 +29,6 @@ def cookie_of(user: Any) -> str:
     client = Client()
     client.force_login(user)
     return f"sessionid={client.cookies['sessionid'].value}"
-
-
-def pass_turn(match: Match) -> None:
-    """The person awaited passes (the engine's default orders); the bots then play."""
-    import engine
-    from games.models import Seat
-
-    match.refresh_from_db()
-    assert match.state is not None
-    for seat in Seat.objects.filter(
-        match=match, number__in=engine.awaiting(match.state), user__isnull=False
-    ):
-        passing = engine.default_orders(match.state, seat.number)
-        services.orders_submit(
-            match_id=match.pk,
-            user=seat.user,
-            turn=match.turn_number,
-            orders={k: v for k, v in passing.items() if k not in ("seat", "turn")},
-        )
-    drain(match, emails=False)
 
 
 def current_version(match: Match) -> str:
