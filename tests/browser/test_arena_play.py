@@ -333,8 +333,10 @@ def test_an_arena_match_is_played_step_by_step_on_the_board_to_its_end(
             assert sent["step"]["type"] == "move" and len(sent["step"]["path"]) == reach[to]
             robot = next(r for r in match.state["robots"] if r["seat"] == ME)
             assert (robot["x"], robot["y"]) == to
+            # The board the poll brings after the step, its walk played: under a loaded
+            # machine that may take longer than an expect's usual 5 s.
             expect(page.locator("#board-wrap g.ar-robot.own")).to_have_attribute(
-                "data-x", str(to[0])
+                "data-x", str(to[0]), timeout=30_000
             )
             kinds.add("move")
             scanned = False  # a new place: look again
