@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import weakref
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ log = logging.getLogger(__name__)
 PUSH_PATH = "/push/"
 # Without a ring the hub still reads every SWEEP_SECONDS: a lost ring, or a change
 # made where no bell rings, reaches the pages within it.
-SWEEP_SECONDS = 2.0
+SWEEP_SECONDS = float(os.environ.get("PUSH_SWEEP_SECONDS", "2.0"))
 KEEPALIVE_SECONDS = 15.0
 # What a browser waits before reconnecting a dropped channel.
 RETRY_MS = 1000

@@ -1,0 +1,130 @@
+"""Several web processes each deliver every event: two uvicorn processes serving
+helium3_site.asgi on the test's database, one publisher (this process, where the
+turns are resolved), rung through the file bell of the embedded run and through
+Redis pub/sub as in production."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from game_factories import UserFactory
+from push_client import SocketChannel, pass_turn
+
+from games import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+UVICORN = Path(sys.executable).parent / "uvicorn"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], what: str) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, f"{what} ended: {proc.stdout.read() if proc.stdout else ''!r}"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"{what} did not listen on {port}")
+
+
+@pytest.fixture(params=["file", "redis"])
+def web_processes(request: Any, settings: Any, own_bell: Path) -> Iterator[list[int]]:
+    from django.db import connection
+
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}",
+        "PUSH_BELL_FILE": str(own_bell),
+        "PUSH_REDIS_URL": "file",
+        # No sweep within the test: what reaches the pages came by the bell.
+        "PUSH_SWEEP_SECONDS": "600",
+    }
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        if request.param == "redis":
+            server = shutil.which("redis-server")
+            if server is None:
+                pytest.skip("no redis-server on this machine")
+            redis_port = free_port()
+            redis = subprocess.Popen(
+                [server, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", ""],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+            )
+            procs.append(redis)
+            wait_for_port(redis_port, redis, "redis-server")
+            url = f"redis://127.0.0.1:{redis_port}/0"
+            env["PUSH_REDIS_URL"] = url
+            settings.PUSH_REDIS_URL = url
+        ports = [free_port(), free_port()]
+        for port in ports:
+            proc = subprocess.Popen(
+                [str(UVICORN), "helium3_site.asgi:application", "--host", "127.0.0.1",
+                 "--port", str(port), "--log-level", "warning"],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+            )  # fmt: skip
+            procs.append(proc)
+        for port, proc in zip(ports, procs[-2:], strict=True):
+            wait_for_port(port, proc, "uvicorn")
+        yield ports
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def test_two_web_processes_deliver_the_same_events(web_processes: list[int]) -> None:
+    from games.push.reads import match_versions
+
+    player = UserFactory(username="two-web")
+    match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["random"])
+    channels = [SocketChannel(port, match=match.pk) for port in web_processes]
+    try:
+        first = [c.events(1) for c in channels]
+        assert all(c.status == 200 for c in channels)
+        assert first[0] and first[0][0].raw == first[1][0].raw
+        for _ in range(3):
+            pass_turn(match)  # committed, then rung once per change, here only
+            latest = match_versions({match.pk})[match.pk][0]
+            heard = []
+            for channel in channels:
+                events: list[Any] = []
+                deadline = time.monotonic() + 10
+                while not events or events[-1].data["version"] != latest:
+                    more = channel.events(1, timeout=max(0.0, deadline - time.monotonic()))
+                    assert more, f"a web process never told {latest}: {events}"
+                    events += more
+                heard.append(events)
+            # Each process told the newest turn, with the same id and data.
+            assert heard[0][-1].raw == heard[1][-1].raw
+            for events in heard:
+                numbers = [e.data["turn"] for e in events]
+                assert numbers == sorted(numbers)
+    finally:
+        for channel in channels:
+            channel.close()
