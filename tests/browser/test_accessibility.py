@@ -371,3 +371,65 @@ def test_every_page_of_a_game_passes_wcag_aa_in_both_themes_on_a_laptop_and_a_ph
             found += check(look, f"/matches/{end.pk}/", f"{slug}-end", screenshot_dir, user=player)
             found += check(look, f"/matches/{end.pk}/replay/", f"{slug}-replay", screenshot_dir)
     assert not found, report(found)
+
+
+def dialog_open(to: str) -> Callable[[Page], None]:
+    """Open the challenge dialog from a player's page and wait for its form."""
+
+    def open_dialog(page: Page) -> None:
+        page.get_by_role("link", name=f"Challenge {to}").click()
+        dialog = page.get_by_role("dialog", name=f"Challenge {to}")
+        expect(dialog.get_by_label("Seats")).to_be_visible()
+
+    return open_dialog
+
+
+def test_the_competition_pages_pass_wcag_aa_in_both_themes_on_a_laptop_and_a_phone(
+    live_server: Any, browser: Browser, screenshot_dir: Path
+) -> None:
+    """The challenges page (one challenge each way), the challenge form alone and as
+    the dialog on a player's page, a leaderboard with its ladder matches, a profile
+    with its rating chart, an invitation to a private match, and the tokens page with
+    a bot on one ladder and taken off another."""
+    import random
+
+    from django.utils import timezone
+    from site_support import play_out
+
+    from games.compete.challenges import challenge_create
+    from games.compete.invitations import invitation_path
+    from games.ladder import services as ladder
+    from games.ladder.models import LadderEntry
+
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    UserFactory(username="carol")
+    for _ in range(2):  # two rated matches: a chart with a line
+        match = services.match_create(creator=alice, seat_count=2, length_ms=2000)
+        services.seat_join(match_id=match.pk, user=bob)
+        play_out(match)
+    challenge_create(challenger=bob, to="alice", ruleset="helium3", seats=2)
+    challenge_create(challenger=alice, to="carol", ruleset="halite", seats=2)
+    private = services.match_create(creator=alice, seat_count=2, public=False, title="Private")
+    token_create(user=alice, name="alice's bot")
+    ladder.ladder_set(user=alice, game="helium3", on=True)
+    ladder.ladder_set(user=alice, game="halite", on=True)
+    LadderEntry.objects.filter(user=alice, game="halite").update(
+        on=False, removed_at=timezone.now(), removed_reason="It missed its turns."
+    )
+    assert ladder.ladder_round(game="helium3", rng=random.Random(3))
+    pages = {
+        "challenges": ("/challenges/", alice, None),
+        "challenge-form": ("/challenges/new/?to=bob", alice, None),
+        "challenge-dialog": ("/players/bob/", alice, dialog_open("bob")),
+        "leaderboard": ("/games/helium3/leaderboard/", alice, None),
+        "leaderboard-visitor": ("/games/helium3/leaderboard/", None, None),
+        "profile": ("/players/alice/", bob, None),
+        "invitation": (invitation_path(private), bob, None),
+        "tokens-ladder": ("/settings/tokens/", alice, None),
+    }
+    found: list[str] = []
+    with every_look(browser, live_server.url) as looks:
+        for look in looks:
+            for name, (path, user, then) in pages.items():
+                found += check(look, path, name, screenshot_dir, user=user, then=then)
+    assert not found, report(found)

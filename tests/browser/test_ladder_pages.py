@@ -35,9 +35,9 @@ def test_an_owner_puts_a_bot_on_the_ladder_and_the_leaderboard_lists_its_matches
     page.set_viewport_size({"width": 1280, "height": 900})
     log_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/settings/tokens/")
-    page.get_by_role("button", name="Put your bot on the Helium 3 ladder").click()
+    page.get_by_role("button", name="Put on the Helium 3 ladder").click()
     expect(page.get_by_text("Your bot is on the Helium 3 ladder.")).to_be_visible()
-    expect(page.get_by_role("button", name="Take your bot off the Helium 3 ladder")).to_be_visible()
+    expect(page.get_by_role("button", name="Take off the Helium 3 ladder")).to_be_visible()
     assert LadderEntry.objects.get(user=alice, game="helium3").on
     page.locator("#ladder").scroll_into_view_if_needed()
     page.screenshot(path=str(screenshot_dir / "ladder-tokens.png"), full_page=True)

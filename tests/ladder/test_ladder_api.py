@@ -118,11 +118,14 @@ def test_the_tokens_page_switch(player: Any, opponent: Any, spectator: Any) -> N
     assert not LadderEntry.objects.exists()
     token_for(player)
     shown = page.get("/settings/tokens/").content.decode()
-    assert "Bot ladder" in shown and "Put your bot on the Helium 3 ladder" in shown
+    assert "Bot ladder" in shown and 'Put on<span class="vh"> the Helium 3 ladder' in shown
     done = page.post("/settings/ladder/helium3/", {"on": "1"}, follow=True)
     assert "Your bot is on the Helium 3 ladder" in done.content.decode()
     assert LadderEntry.objects.get(user=player, game="helium3").on
-    assert "Take your bot off the Helium 3 ladder" in page.get("/settings/tokens/").content.decode()
+    assert (
+        'Take off<span class="vh"> the Helium 3 ladder'
+        in page.get("/settings/tokens/").content.decode()
+    )
     # Bad input changes nothing.
     assert page.post("/settings/ladder/chess/", {"on": "1"}).status_code == 404
     bad = page.post("/settings/ladder/helium3/", {"on": "maybe"}, follow=True)
