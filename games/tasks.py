@@ -17,6 +17,13 @@ def turn_resolve_task(match_id: int, number: int) -> bool:
     return services.turn_resolve(match_id=match_id, number=number) is not None
 
 
+@shared_task(name="games.tasks.turn_deadline_task")
+def turn_deadline_task(match_id: int, number: int) -> bool:
+    # Queued with an ETA for a short turn's deadline (turns.deadline_task_wanted);
+    # the sweep passes the turn if this task is lost or early.
+    return services.turn_deadline_pass(match_id=match_id, number=number)
+
+
 @shared_task(name="games.tasks.notification_send_task")
 def notification_send_task(notification_id: int) -> bool:
     # On the email queue (settings.CELERY_TASK_ROUTES), so emails never delay a turn.

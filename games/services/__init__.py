@@ -13,7 +13,13 @@ from games.services.admin import (
     seat_replace_with_bot,
     turn_pass_now,
 )
-from games.services.clock import SweepReport, clock_sweep, deadline_warn, turn_pass_on_deadline
+from games.services.clock import (
+    SweepReport,
+    clock_sweep,
+    deadline_warn,
+    turn_deadline_pass,
+    turn_pass_on_deadline,
+)
 from games.services.matches import (
     match_create,
     match_play_now,
@@ -63,6 +69,7 @@ __all__ = [
     "seat_reclaim",
     "seat_seen",
     "seat_replace_with_bot",
+    "turn_deadline_pass",
     "turn_pass_now",
     "turn_pass_on_deadline",
     "turn_resolve",

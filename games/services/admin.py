@@ -14,7 +14,12 @@ import engine
 from games.errors import Conflict, ServiceError
 from games.models import AdminAction, Match, Orders, Seat, Turn
 from games.services.matches import bot_unknown_message
-from games.services.turns import bot_joins_turn, queue_resolution, turn_pass
+from games.services.turns import (
+    bot_joins_turn,
+    deadline_queue_if_short,
+    queue_resolution,
+    turn_pass,
+)
 
 
 def _record(admin: User | None, match: Match, action: str, **details: Any) -> None:
@@ -64,6 +69,7 @@ def match_resume(*, match_id: int, admin: User | None) -> Match:
             turn.warn_at = deadline - timedelta(seconds=match.turn_seconds / 4)
             turn.paused_remaining = None
             turn.save(update_fields=["deadline_at", "warn_at", "paused_remaining"])
+            deadline_queue_if_short(match=match, number=turn.number, deadline=deadline)
         match.status = Match.Status.RUNNING
         match.save(update_fields=["status"])
         if turn is not None and turn.status == Turn.Status.ACCEPTED:

@@ -6,6 +6,10 @@ hands a seat to a built-in bot after too many misses in a row, and queues again
 any accepted turn or email the worker has not handled within a grace period. It
 also queues each email whose time has come ("Your turn" waits a while) and puts
 back an email whose worker died between claiming it and sending it.
+
+A turn too short for the sweep's period (turns.deadline_task_wanted: the ladder's
+ten seconds) also gets a task queued for its deadline (turn_deadline_pass), so it
+is passed on time; the sweep stays what passes it if that task is lost.
 """
 
 from __future__ import annotations
@@ -108,6 +112,13 @@ def turn_pass_on_deadline(*, match_id: int, number: int, now: datetime) -> bool:
         for seat in passed:
             _count_miss(match=match, number=number, seat_number=seat)
         return bool(passed)
+
+
+def turn_deadline_pass(*, match_id: int, number: int, now: datetime | None = None) -> bool:
+    """The deadline task of a short turn: pass the turn if its deadline is over. A
+    turn already played, passed or given more time is left alone (the sweep passes
+    it when its time comes). True if this call passed it."""
+    return turn_pass_on_deadline(match_id=match_id, number=number, now=now or timezone.now())
 
 
 def _count_miss(*, match: Match, number: int, seat_number: int) -> None:
