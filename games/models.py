@@ -21,8 +21,12 @@ from django.utils import timezone
 
 from games.words import bot_label
 
+# The turn times a person may choose (the forms and the API check them).
 TURN_SECONDS_MIN = 60
 TURN_SECONDS_MAX = 3 * 24 * 3600
+# The shortest turn the database takes: the platform makes shorter turns than a
+# person may choose where bots play each other (the ladder's LADDER_TURN_SECONDS).
+TURN_SECONDS_FLOOR = 1
 
 
 TITLE_MAX = 80
@@ -82,7 +86,9 @@ class Match(models.Model):
                 name="match_seat_count_in_range",
             ),
             models.CheckConstraint(
-                condition=Q(turn_seconds__gte=TURN_SECONDS_MIN, turn_seconds__lte=TURN_SECONDS_MAX),
+                condition=Q(
+                    turn_seconds__gte=TURN_SECONDS_FLOOR, turn_seconds__lte=TURN_SECONDS_MAX
+                ),
                 name="match_turn_seconds_in_range",
             ),
             models.CheckConstraint(condition=Q(length_ms__gt=0), name="match_length_positive"),

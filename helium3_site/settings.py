@@ -377,20 +377,14 @@ if SHOWCASE_STEP_SECONDS:
     }
 # The bot ladder (games/ladder): a round of matchmaking every LADDER_INTERVAL_SECONDS
 # while fewer than LADDER_MATCHES_PER_BOT of a bot's ladder matches run; a ladder
-# match's turn lasts LADDER_TURN_SECONDS, which the ladder's clock keeps.
+# match's turn lasts LADDER_TURN_SECONDS, kept by the clock as any match's turn.
 LADDER_INTERVAL_SECONDS = _positive_float("LADDER_INTERVAL_SECONDS", 30.0)
 LADDER_MATCHES_PER_BOT = _positive_int("LADDER_MATCHES_PER_BOT", 2)
 LADDER_TURN_SECONDS = _positive_int("LADDER_TURN_SECONDS", 10)
-LADDER_CLOCK_SECONDS = min(CLOCK_SWEEP_SECONDS, max(1.0, LADDER_TURN_SECONDS / 4))
 CELERY_BEAT_SCHEDULE["ladder-round"] = {
     "task": "games.ladder.tasks.ladder_round_task",
     "schedule": LADDER_INTERVAL_SECONDS,
     "options": {"expires": LADDER_INTERVAL_SECONDS},
-}
-CELERY_BEAT_SCHEDULE["ladder-clock"] = {
-    "task": "games.ladder.tasks.ladder_clock_task",
-    "schedule": LADDER_CLOCK_SECONDS,
-    "options": {"expires": LADDER_CLOCK_SECONDS},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

@@ -1,5 +1,6 @@
-"""Writes of the bot ladder: on and off, the matchmaker's round, the ladder's clock,
-the first-five rule and telling an owner their bot was taken off.
+"""Writes of the bot ladder: on and off, the matchmaker's round, the first-five rule
+and telling an owner their bot was taken off. A ladder match's turns last
+LADDER_TURN_SECONDS and the site's clock keeps them, as any match's.
 
 A round claims its game before it makes anything (LadderGame: a conditional update,
 as the clock sweep claims a turn), and each match takes a slot of every bot in it
@@ -21,7 +22,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import DateTimeField, ExpressionWrapper, F
+from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -34,8 +35,7 @@ from games.errors import Conflict
 from games.guests.selectors import refuse_guest
 from games.ladder import matchmaking
 from games.ladder.models import LadderEntry, LadderGame, LadderMatch, LadderSlot
-from games.models import SEATS_MAX, SEATS_MIN, TURN_SECONDS_MIN, Match, Orders, Seat, Turn
-from games.services.clock import turn_pass_on_deadline
+from games.models import SEATS_MAX, SEATS_MIN, Match, Orders, Seat
 from games.services.matches import match_start, seat_numbers
 
 log = logging.getLogger(__name__)
@@ -232,9 +232,9 @@ def _ladder_match_create(
         match = Match.objects.create(
             created_by=None,
             seat_count=len(picked),
-            # The row's turn time is the site's shortest; the ladder's clock keeps
-            # LADDER_TURN_SECONDS (ladder_clock).
-            turn_seconds=TURN_SECONDS_MIN,
+            # Bots' turn time, shorter than a person may choose (TURN_SECONDS_MIN);
+            # the site's clock keeps it as any match's.
+            turn_seconds=settings.LADDER_TURN_SECONDS,
             length_ms=int(options.get("length_ms", 600_000)),
             public=True,
             title=LADDER_TITLE,
@@ -261,33 +261,6 @@ def _ladder_match_create(
                 Seat.objects.create(match=match, number=seat_number, bot=name, joined_at=now)
         match_start(match=match, now=now)
         return match
-
-
-# --- the ladder's clock -------------------------------------------------------------------
-
-
-def ladder_clock(*, now: datetime | None = None) -> int:
-    """Keep ladder matches' turns to LADDER_TURN_SECONDS: a waiting turn's deadline
-    row is brought forward to its start plus that (the match row keeps the site's
-    shortest turn time), and every turn past it is passed as the clock sweep passes
-    one (turn_pass_on_deadline claims it). The number of turns passed."""
-    now = now or timezone.now()
-    limit = timedelta(seconds=settings.LADDER_TURN_SECONDS)
-    ends = ExpressionWrapper(F("started_at") + limit, output_field=DateTimeField())
-    warns = ExpressionWrapper(F("started_at") + limit * 0.75, output_field=DateTimeField())
-    waiting = Turn.objects.filter(
-        status=Turn.Status.WAITING,
-        match__status=Match.Status.RUNNING,
-        match__ladder__isnull=False,
-        deadline_at__isnull=False,
-    )
-    waiting.filter(deadline_at__gt=ends).update(deadline_at=ends, warn_at=warns)
-    due = list(waiting.filter(deadline_at__lte=now).values_list("match_id", "number")[:500])
-    return sum(
-        1
-        for match_id, turn in due
-        if turn_pass_on_deadline(match_id=match_id, number=turn, now=now)
-    )
 
 
 # --- the first five ---------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The ladder's beat tasks: adapters that call its services. Each service claims its
-work (a round of a game, a slot of a bot, a turn, an email), so a task run twice, or
+work (a round of a game, a slot of a bot, an email), so a task run twice, or
 by two beats at once, does nothing the second time."""
 
 from __future__ import annotations
@@ -18,11 +18,6 @@ def ladder_round_task() -> dict[str, int]:
     requeued = services.removals_requeue()
     made = sum(len(services.ladder_round(game=game)) for game in services.ladder_games())
     return {"freed": freed, "removed": len(removed), "requeued": requeued, "made": made}
-
-
-@shared_task(name="games.ladder.tasks.ladder_clock_task")
-def ladder_clock_task() -> int:
-    return services.ladder_clock()
 
 
 @shared_task(name="games.ladder.tasks.ladder_removal_tell_task")

@@ -38,7 +38,7 @@ def play_out(match: Match, *, now: Any, player_plays: Any = None) -> None:
                         player_plays(match, seat, turn)
             turn.refresh_from_db()
             if turn.status == Turn.Status.WAITING:
-                services.ladder_clock(now=now())
+                game_services.clock_sweep(now=now())
         game_services.turn_resolve(match_id=match.pk, number=turn.number)
     raise AssertionError(f"match {match.pk} did not end")
 

@@ -15,10 +15,9 @@ from api_support import token_for
 from django.db import connection
 from django.utils import timezone
 
-from games import services as game_services
 from games.ladder import services
 from games.ladder.models import LadderGame, LadderMatch, LadderSlot
-from games.models import Match, Seat, Turn
+from games.models import Match, Seat
 
 GAME = "rps"  # a test ruleset: 2-4 seats at once, built-in bots random and rock
 
@@ -140,36 +139,6 @@ def test_two_beats_running_the_round_at_once_make_one_rounds_matches(
     assert LadderMatch.objects.count() == made[1]
     assert LadderGame.objects.get(game=GAME).round == 1
     assert max(running_per_bot().values()) <= 2
-
-
-@pytest.mark.django_db
-def test_the_ladders_clock_keeps_its_short_turns(player: Any, opponent: Any, settings: Any) -> None:
-    settings.LADDER_TURN_SECONDS = 10
-    on_ladder(player)
-    on_ladder(opponent)
-    made = services.ladder_round(game=GAME, rng=random.Random(3))
-    match = made[0]
-    turn = Turn.objects.get(match=match, status=Turn.Status.WAITING)
-    assert turn.deadline_at - turn.started_at == timedelta(seconds=match.turn_seconds)
-    assert services.ladder_clock(now=turn.started_at + timedelta(seconds=5)) == 0
-    turn.refresh_from_db()
-    assert turn.deadline_at - turn.started_at == timedelta(seconds=10)
-    assert turn.status == Turn.Status.WAITING
-    # Past the ten seconds the turn is passed, once.
-    later = turn.started_at + timedelta(seconds=11)
-    passed = services.ladder_clock(now=later)
-    assert passed >= 1
-    turn.refresh_from_db()
-    assert turn.status != Turn.Status.WAITING and turn.missed
-    # A match that is not the ladder's keeps its own turn time.
-    other = game_services.match_create(
-        creator=player, seat_count=2, bots=["rock"], ruleset=GAME, turn_seconds=3600
-    )
-    own = Turn.objects.get(match=other)
-    services.ladder_clock(now=own.started_at + timedelta(seconds=600))
-    own.refresh_from_db()
-    assert own.status == Turn.Status.WAITING
-    assert own.deadline_at - own.started_at == timedelta(seconds=3600)
 
 
 @pytest.mark.django_db(transaction=True)
