@@ -8,7 +8,9 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
+from django.db import connection
+from django.db.models import BooleanField, QuerySet
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 import engine
@@ -82,14 +84,27 @@ def leaderboard(game: str, kind: str = "", *, now: datetime | None = None) -> Qu
 
 
 def leaderboard_rank(rating: Rating, kind: str = "", *, now: datetime | None = None) -> int | None:
-    """`rating`'s rank on its game's leaderboard (of `kind`), None when not on it."""
+    """`rating`'s rank on its game's leaderboard (of `kind`), None when not on it: one
+    more than the ratings ahead of it, a higher score or the same and a smaller id."""
     board = leaderboard(rating.game, kind, now=now)
     if not board.filter(pk=rating.pk).exists():
         return None
-    ahead = Q(conservative__gt=rating.conservative) | Q(
-        conservative=rating.conservative, pk__lt=rating.pk
+    return board.filter(_ahead_of(rating)).count() + 1
+
+
+def _ahead_of(rating: Rating) -> RawSQL:
+    """Ahead of `rating` in rank order, as one row comparison: (conservative, -id) >
+    (its score, -its id). PostgreSQL takes the score as a bound of rating_board's
+    (game, conservative DESC, id, last_played_at) and counts the entries before the
+    rating's by an index-only scan; the same condition written as "higher, or equal
+    and a smaller id" (an OR) was two bitmap scans and a visit of every table page
+    holding a rating ahead (docs/benchmarks.md, the ratings' figures)."""
+    table = connection.ops.quote_name(Rating._meta.db_table)
+    return RawSQL(
+        f"({table}.conservative, -{table}.id) > (%s, %s)",
+        (rating.conservative, -rating.pk),
+        output_field=BooleanField(),
     )
-    return board.filter(ahead).count() + 1
 
 
 def rating_of(game: str, user: User) -> Rating | None:

@@ -125,6 +125,49 @@ def test_the_leaderboard_is_read_through_its_index_in_rank_order(kind, index):
             assert used.search(plan) and "Sort" not in plan, plan
 
 
+def test_a_rank_is_the_place_on_the_leaderboard_with_ties_by_the_older_rating(player):
+    # Equal scores (mu - 3 sigma) rank by id: the older rating first.
+    for i, mu in enumerate([36.0, 34.0, 34.0, 34.0, 30.0, 29.0]):
+        _rating("helium3", f"p{i}", mu, kind=Kind.API_BOT if i % 2 else Kind.PERSON)
+    _rating("helium3", "bot:miner", 34.0)
+    off = _rating("helium3", "newbie", 45.0, sigma=6.0)
+    for kind in ("", Kind.PERSON, Kind.API_BOT, Kind.BUILTIN_BOT):
+        board = list(selectors.leaderboard("helium3", kind))
+        assert [selectors.leaderboard_rank(r, kind) for r in board] == list(
+            range(1, len(board) + 1)
+        )
+    names = [r.user.username if r.user else r.bot for r in selectors.leaderboard("helium3")]
+    assert names == ["p0", "p1", "p2", "p3", "miner", "p4", "p5"]
+    assert selectors.leaderboard_rank(off) is None
+    first = Rating.objects.get(bot="miner")
+    assert (
+        selectors.leaderboard_rank(first) == 5
+        and selectors.leaderboard_rank(first, Kind.PERSON) is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "index"), [("", "rating_board"), (Kind.PERSON, "rating_board_kind")]
+)
+def test_a_rank_counts_the_ratings_ahead_in_one_range_of_the_leaderboard_index(kind, index):
+    rating = _rating("helium3", "ann", 30.0)
+    board = selectors.leaderboard("helium3", kind).filter(selectors._ahead_of(rating))
+    sql, params = board.values("pk").query.sql_with_params()
+    sql = f"SELECT COUNT(*) FROM ({sql}) ahead"
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
+            plan = " ".join(str(row) for row in cursor.fetchall())
+            assert re.search(rf"\b{index}\b(?!_)", plan), plan
+        else:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("EXPLAIN " + sql, params)
+            plan = " ".join(row[0] for row in cursor.fetchall())
+            # One range of the index, bounded by the score: no OR of two bitmap scans.
+            assert re.search(rf"using {index}\b(?!_)", plan, re.I), plan
+            assert "BitmapOr" not in plan and "conservative >=" in plan, plan
+
+
 def test_the_player_page_shows_each_games_rating_its_chart_and_last_rated_matches(player, opponent):
     first = rps_match([player, opponent], ["paper", "rock"])
     second = rps_match([player, opponent], ["rock", "paper"])
