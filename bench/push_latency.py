@@ -139,8 +139,9 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
         wait_port(port, procs[-1], "uvicorn")
 
-        import engine
         from playwright.sync_api import sync_playwright
+
+        import engine
 
         # Playwright's sync API keeps an event loop in this thread, beside the ORM's calls.
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -166,7 +167,9 @@ def main(argv: list[str] | None = None) -> int:
                         sent = {}
                     match = new_match()
                     page.goto(f"http://127.0.0.1:{port}/matches/{match.pk}/")
-                    page.wait_for_function("() => window.h3Push && window.h3Push.up", timeout=30_000)
+                    page.wait_for_function(
+                        "() => window.h3Push && window.h3Push.up", timeout=30_000
+                    )
                 assert match.state is not None
                 for seat in Seat.objects.filter(
                     match=match, number__in=engine.awaiting(match.state)
@@ -221,18 +224,34 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _collect(page: Any, sent: dict[str, float]) -> tuple[list[float], list[float], int]:
-    """Each resolved turn's time to the push and to the page's view (seconds)."""
+    """Each resolved turn's time to the push and to the page's view (seconds): the
+    first event (or view) of that turn or a later one after the ring. A doorbell
+    may fold two changes into one event (the next orders already in when it is
+    read): the newest is told, and the turn reached the page with it."""
     page.wait_for_timeout(1500)  # the last turn's answers
-    got = {v: t for t, v in reversed(page.evaluate("() => window.h3Got"))}
-    seen = {v: t for t, v in reversed(page.evaluate("() => window.h3Viewed"))}
+    got = sorted(page.evaluate("() => window.h3Got"))
+    seen = sorted(page.evaluate("() => window.h3Viewed"))
+
+    def turn(version: str) -> int:
+        status, number = version.split(".")[:2]
+        return 10**9 if status == "finished" else int(number)
+
+    def first(heard: list[list[Any]], version: str, at: float) -> float | None:
+        for when, told in heard:
+            if when / 1000 >= at - 0.005 and turn(told) >= turn(version):
+                return when / 1000 - at
+        return None
+
     pushed, viewed, missing = [], [], 0
     for version, at in sent.items():
-        if version in got:
-            pushed.append(got[version] / 1000 - at)
-        else:
+        took = first(got, version, at)
+        if took is None:
             missing += 1
-        if version in seen:
-            viewed.append(seen[version] / 1000 - at)
+        else:
+            pushed.append(took)
+        took = first(seen, version, at)
+        if took is not None:
+            viewed.append(took)
     return pushed, viewed, missing
 
 
