@@ -121,7 +121,7 @@ def test_a_past_state_of_a_finished_match_shows_everything_to_its_players():
 
 def test_the_board_is_cheap_to_draw():
     view = {**_playing(), "viewer": None}
-    started = time.perf_counter()
+    started = time.process_time()
     for _ in range(50):
         board(view)
-    assert (time.perf_counter() - started) / 50 < 0.01
+    assert (time.process_time() - started) / 50 < 0.01

@@ -214,9 +214,9 @@ def test_a_50_by_50_map_renders_well_under_the_pages_budget(full):
 
 
 def _timed(view: dict[str, Any]) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     board.board(view)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def test_the_lobby_picture_has_no_ids_and_is_one_small_image():

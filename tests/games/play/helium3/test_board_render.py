@@ -112,9 +112,9 @@ def test_the_board_is_rendered_in_well_under_a_millisecond_or_two():
     render_board(view)
     runs = []
     for _ in range(30):
-        start = time.perf_counter()
+        start = time.process_time()
         render_board(view)
-        runs.append(time.perf_counter() - start)
+        runs.append(time.process_time() - start)
     assert sorted(runs)[len(runs) // 2] < 0.002
 
 

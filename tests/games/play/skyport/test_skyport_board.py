@@ -172,10 +172,10 @@ def test_the_largest_map_is_drawn_in_a_few_milliseconds():
     view = engine.view(engine.new_game(seed=1, seats=seats, ruleset="skyport"), 1)
     board.board(view)
     rounds = 20
-    started = time.perf_counter()
+    started = time.process_time()
     for _ in range(rounds):
         svg = str(board.board(view))
-    elapsed_ms = (time.perf_counter() - started) * 1000 / rounds
+    elapsed_ms = (time.process_time() - started) * 1000 / rounds
     assert svg.count("<polygon ") == sizes[seats] ** 2
     assert elapsed_ms < 25, f"{elapsed_ms:.1f} ms for a {sizes[seats]} x {sizes[seats]} map"
 
