@@ -110,6 +110,12 @@ def test_the_note_stays_while_the_turn_is_resolved_and_goes_with_its_movie(
     page.wait_for_timeout(500)
     expect(note).to_be_visible()
     page.screenshot(path=str(screenshot_dir / "send-orders-accepted-laptop.png"))
+    # The note is told by a live region and is an item of a list that is a list.
+    from test_accessibility import axe_violations
+
+    only = {"type": "rule", "values": ["list", "listitem", "aria-allowed-role"]}
+    assert not axe_violations(page, only)
+    expect(page.locator("[role=status]").filter(has_text=ACCEPTED)).to_have_count(1)
     hold["on"] = False
     # The movie of the two turns plays; the note goes when the board has shown them.
     page.wait_for_function(

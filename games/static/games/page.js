@@ -506,19 +506,25 @@
     document.querySelectorAll('button[form="' + f.id + '"]').forEach(function (b) { if (out.indexOf(b) < 0) out.push(b); });
     return out;
   }
-  /* The list of notes about the orders sent, beside the planner (made once). */
+  /* The list of notes about the orders sent, beside the planner (made once), in a
+     live region of its own: a list keeps its list role (its items stay list items),
+     as the server's messages sit in base.html. */
   function sendNotes() {
     var list = $("#sent-note");
     if (list) return list;
-    list = html("ul", {id: "sent-note", "class": "messages sent-note", role: "status"});
+    list = html("ul", {id: "sent-note", "class": "messages sent-note"});
+    var region = html("div", {"class": "sent-notes", role: "status"});
+    region.appendChild(list);
     var bar = $("#board-bar"), wrap = $("#board-wrap");
-    if (bar) bar.appendChild(list); else if (wrap) wrap.after(list); else $("#main").prepend(list);
+    if (bar) bar.appendChild(region); else if (wrap) wrap.after(region); else $("#main").prepend(region);
     return list;
   }
   function sendError(text) {
     document.querySelectorAll(".send-error").forEach(function (e) { e.remove(); });
     if (!text) return;
-    var li = html("li", {"class": "error send-error", role: "alert"}, text);
+    // The alert is inside the item: an item with a role of its own is no list item.
+    var li = html("li", {"class": "error send-error"});
+    li.appendChild(html("span", {role: "alert"}, text));
     sendNotes().appendChild(li);
     // Without the planner's bar (a plain form), the reason shows at the form too.
     var planner = $("#planner"), f = $("#orders-form");
