@@ -1,6 +1,7 @@
 """The ladder in the browser: an owner puts their API bot on the Helium 3 ladder from
 the tokens page, the matchmaker's round makes its matches, and the leaderboard lists
-them (newest first) with a link to watch; laptop and phone."""
+them (newest first) with a link to watch; both pages photographed in both themes on
+a laptop and a phone (ci-artifacts/screenshots/ladder-*.png)."""
 
 from __future__ import annotations
 
@@ -56,4 +57,19 @@ def test_an_owner_puts_a_bot_on_the_ladder_and_the_leaderboard_lists_its_matches
     page.screenshot(path=str(screenshot_dir / "ladder-leaderboard-phone.png"), full_page=True)
     rows.first.get_by_role("link").click()
     expect(page).to_have_url(f"{live_server.url}/matches/{made[-1].pk}/")
+
+    # Both pages in both themes, on a laptop and a phone.
+    for theme in ("light", "dark"):
+        page.evaluate("theme => localStorage.setItem('h3-theme', theme)", theme)
+        for device, size in {"laptop": (1280, 900), "phone": (390, 844)}.items():
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            for name, path in {
+                "tokens": "/settings/tokens/",
+                "leaderboard": "/games/helium3/leaderboard/",
+            }.items():
+                page.goto(f"{live_server.url}{path}")
+                expect(page.locator("html")).to_have_attribute("data-theme", theme)
+                expect(page.locator("#ladder, #ladder-matches").first).to_be_visible()
+                shot = screenshot_dir / f"ladder-{name}-{device}-{theme}.png"
+                page.screenshot(path=str(shot), full_page=True)
     assert errors == []
