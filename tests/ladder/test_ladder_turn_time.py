@@ -135,3 +135,19 @@ def test_the_worker_passes_short_turns_at_their_deadline_with_no_sweep(
         assert turn.accepted_at is not None and turn.deadline_at is not None
         late = (turn.accepted_at - turn.deadline_at).total_seconds()
         assert 0 <= late < 1.5, (turn.number, late)
+
+
+@pytest.mark.django_db
+def test_a_short_turn_resumed_after_a_pause_gets_a_task_for_its_new_deadline(
+    player: Any, opponent: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    match = ladder_match(player, opponent)
+    queued: list[tuple[int, int, datetime]] = []
+    monkeypatch.setattr(turns, "turn_deadline_queue", lambda *args: queued.append(args))
+    game_services.match_pause(match_id=match.pk, admin=None)
+    assert waiting_turn(match).deadline_at is None
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.match_resume(match_id=match.pk, admin=None)
+    turn = waiting_turn(match)
+    assert turn.deadline_at is not None
+    assert queued == [(match.pk, turn.number, turn.deadline_at)]
