@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 
+from games import catalog
 from games.compete.models import ChallengePolicy
 from games.forms import MatchCreateForm
 
@@ -25,6 +26,8 @@ class ChallengeForm(MatchCreateForm):
         del self.fields["title"]
         del self.fields["seat_1"]
         del self.fields["seat_2"]
+        # A challenge is between two unless the challenger asks for more seats.
+        self.fields["seat_count"].initial = min(catalog.seat_counts(self.ruleset))
         self.fields[
             "seat_count"
         ].help_text = (

@@ -307,3 +307,16 @@ def test_an_invitation_to_a_match_called_off_says_it_expired(player, opponent):
     page = client_for(opponent).get(link)
     assert page.status_code == 409 and "called off" in page.content.decode()
     assert client_for(UserFactory(username="dora")).get(link).status_code == 409
+
+
+def test_the_challenge_form_offers_a_match_of_two_first(player, opponent):
+    """The game's own default may be four seats (Helium 3); a challenge is between two
+    unless the challenger asks for more."""
+    from games.compete.challenge_forms import ChallengeForm
+    from games.forms import MatchCreateForm
+
+    assert MatchCreateForm(game="helium3")["seat_count"].initial == 4
+    form = ChallengeForm(game="helium3")
+    assert form["seat_count"].initial == 2
+    page = client_for(player).get("/challenges/new/?to=bob&game=helium3").content.decode()
+    assert '<option value="2" selected>2 players</option>' in page
