@@ -164,3 +164,22 @@ def test_the_bell_wakes_the_channel_at_once(own_bell: Any) -> None:
         assert own_bell.exists()
     finally:
         channel.close()
+
+
+def test_the_move_count_is_told_when_it_changes() -> None:
+    """The badge's count, on a page of no match: told at once, then again when a new
+    match waits for the player's move; not again while it stays the same."""
+    player, match = bot_match()
+    channel = Channel(cookie=cookie_of(player))
+    try:
+        assert [(e.kind, e.data) for e in channel.events(1)] == [("moves", {"count": 1})]
+        # A turn passed: the count may dip while the bot's turn runs, and is the
+        # player's again after it; each change is told once.
+        pass_turn(match)
+        counts = [1] + [e.data["count"] for e in channel.events(10, timeout=2.5)]
+        assert counts[-1] == 1
+        assert all(a != b for a, b in zip(counts, counts[1:], strict=False)), counts
+        services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["random"])
+        assert [(e.kind, e.data) for e in channel.events(1)] == [("moves", {"count": 2})]
+    finally:
+        channel.close()
