@@ -152,6 +152,24 @@ def test_a_player_may_turn_challenges_off_or_take_them_only_from_players_they_pl
         _rps(spectator, opponent)
 
 
+def test_the_challenges_page_turns_challenges_off_and_refuses_a_bad_choice(player, opponent):
+    page = client_for(opponent)
+    saved = page.post("/challenges/", {"accept_from": "nobody"})
+    assert saved.status_code == 302 and saved["Location"] == "/challenges/"
+    policy = ChallengePolicy.objects.get(user=opponent)
+    assert (policy.accept_from, policy.email) == ("nobody", False)
+    with pytest.raises(ServiceError) as refused:
+        _rps(player, opponent)
+    assert refused.value.code == "challenges_closed"
+    bad = page.post("/challenges/", {"accept_from": "martians", "email": "on"})
+    assert bad.status_code == 400 and "accept_from" in bad.context["policy_form"].errors
+    policy.refresh_from_db()
+    assert (policy.accept_from, policy.email) == ("nobody", False)  # unchanged
+    page.post("/challenges/", {"accept_from": "everyone", "email": "on"})
+    assert _rps(player, opponent).status == "pending"
+    assert ChallengePolicy.objects.get(user=opponent).email is True
+
+
 def test_pending_challenges_out_are_capped(player, opponent):
     for _ in range(challenges.PENDING_MAX):
         _rps(player, opponent)
