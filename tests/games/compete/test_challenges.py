@@ -314,6 +314,26 @@ def test_an_invitation_link_seats_whoever_opens_it_until_the_match_starts(
     assert "Invite players" not in client_for(player).get(f"/matches/{public.pk}/").content.decode()
 
 
+def test_an_invitation_asks_a_stranger_to_sign_in_and_seats_no_guest(player, spectator):
+    from django.test import Client
+
+    from games.compete.invitations import invitation_path
+    from games.guests.models import Guest
+
+    match = services.match_create(
+        creator=player, seat_count=2, ruleset="rps", turn_seconds=600, public=False
+    )
+    link = invitation_path(match)
+    anonymous = Client().get(link)
+    assert anonymous.status_code == 302 and "login" in anonymous["Location"]
+    Guest.objects.create(user=spectator)
+    refused = client_for(spectator).post(link)
+    assert refused.status_code == 403
+    assert not Seat.objects.filter(match=match, user=spectator).exists()
+    match.refresh_from_db()
+    assert match.status == Match.Status.OPEN
+
+
 def test_an_invitation_to_a_match_called_off_says_it_expired(player, opponent):
     match = services.match_create(
         creator=player, seat_count=2, ruleset="rps", turn_seconds=600, public=False
