@@ -149,3 +149,25 @@ def test_the_ratings_need_a_token():
 def test_a_create_body_with_a_bad_rated_is_refused(api, rated):
     body = {"ruleset": "rps", "seats": 2, "rated": rated}
     assert_error(api.post_json("/matches/", body), 400, "bad_shape")
+
+
+def test_the_openapi_description_has_the_ratings_and_the_match_bodys_rating_fields(api):
+    spec = api.get("/api/v1/openapi.json").json()
+    board = spec["paths"]["/api/v1/ratings/{game}/"]["get"]
+    assert {"200", "400", "401", "404"} <= set(board["responses"])
+    assert {p["name"] for p in board["parameters"]} >= {"game", "kind", "limit"}
+    assert {"200", "401", "404"} <= set(
+        spec["paths"]["/api/v1/players/{username}/"]["get"]["responses"]
+    )
+    schemas = spec["components"]["schemas"]
+    assert set(schemas["LeaderboardRow"]["properties"]) == {
+        "rank", "player", "kind", "rating", "mu", "sigma", "matches", "provisional"
+    }  # fmt: skip
+    assert set(schemas["LeaderboardRow"]["properties"]["kind"]["enum"]) == {
+        "person", "api_bot", "builtin_bot"
+    }  # fmt: skip
+    assert "rated" in schemas["MatchOut"]["properties"]
+    assert "rating_change" in schemas["SeatOut"]["properties"]
+    assert set(schemas["RatingChangeOut"]["properties"]) == {
+        "mu_before", "mu_after", "sigma_before", "sigma_after", "rating_before", "rating_after"
+    }  # fmt: skip
