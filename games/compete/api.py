@@ -43,6 +43,10 @@ class PlayerOut(Schema):
     ratings: list[PlayerRating] = Field(description="One per game played rated, by game.")
 
 
+class NoQuery(Schema):
+    """An operation without query parameters: any one given is a typo (bad_shape)."""
+
+
 class LeaderboardFilter(Schema):
     kind: KindName | None = Field(default=None, description="Only people, API or built-in bots.")
     limit: int = Field(default=100, ge=1, le=500, description="At most this many, best first.")
@@ -79,11 +83,12 @@ def leaderboard(
 
 @router.get(
     "/players/{username}/",
-    response={200: PlayerOut, 404: ErrorOut, **_COMMON},
+    response={200: PlayerOut, 400: ErrorOut, 404: ErrorOut, **_COMMON},
     summary="A player's ratings",
     description='Its rating in each game it played rated. A built-in bot is "bot:<name>".',
 )
 def player(request: HttpRequest, username: str) -> dict[str, Any]:
+    _known_query(request, NoQuery())
     account = selectors.account_by_name(username)
     ratings = account.ratings().order_by("game")
     return {

@@ -8,6 +8,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Router, Status
 
+from games.api.errors import ApiError
 from games.api.matches import _COMMON, _user
 from games.api.schemas import ErrorOut
 from games.compete import challenges
@@ -23,6 +24,13 @@ router = Router(tags=["challenges"])
 
 # An id in the path: 400 when it is no integer, 404 when not one of the caller's.
 _ONE: dict[int, Any] = {**_COMMON, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}
+
+
+def _no_query(request: HttpRequest) -> None:
+    """These operations take no query parameters: one given is a typo (bad_shape)."""
+    if request.GET:
+        name = sorted(request.GET)[0][:40]
+        raise ApiError(400, "bad_shape", f"Unknown query parameter {name!r}.")
 
 
 def _body(challenge: Challenge) -> dict[str, Any]:
@@ -47,6 +55,7 @@ def _body(challenge: Challenge) -> dict[str, Any]:
     "(404), challenges_closed (403: the player takes none from you), too_many_challenges (409).",
 )
 def create(request: HttpRequest, payload: ChallengeIn) -> Status[dict]:
+    _no_query(request)
     challenge = challenges.challenge_create(
         challenger=_user(request),
         to=payload.to,
@@ -70,13 +79,8 @@ def create(request: HttpRequest, payload: ChallengeIn) -> Status[dict]:
     "as seeing them: no email follows); `outgoing`: yours waiting for theirs.",
 )
 def lists(request: HttpRequest) -> dict[str, Any]:
+    _no_query(request)
     user = _user(request)
-    if request.GET:
-        from games.api.errors import ApiError
-
-        raise ApiError(
-            400, "bad_shape", f"Unknown query parameter {sorted(request.GET)[0][:40]!r}."
-        )
     now = timezone.now()
     pending = Challenge.objects.filter(
         status=Challenge.Status.PENDING, expires_at__gt=now
@@ -96,6 +100,7 @@ def lists(request: HttpRequest) -> dict[str, Any]:
     description="A challenge you made or were sent, in any status.",
 )
 def one(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
+    _no_query(request)
     user = _user(request)
     found = Challenge.objects.filter(pk=challenge_id).select_related("challenger", "challenged")
     challenge = found.filter(challenger=user).first() or found.filter(challenged=user).first()
@@ -114,6 +119,7 @@ def one(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
     "the challenger.",
 )
 def accept(request: HttpRequest, challenge_id: int) -> Status[dict]:
+    _no_query(request)
     challenges.challenge_accept(challenge_id=challenge_id, user=_user(request), api=True)
     return Status(201, _body(Challenge(pk=challenge_id)))
 
@@ -125,6 +131,7 @@ def accept(request: HttpRequest, challenge_id: int) -> Status[dict]:
     description="409 challenge_closed when it was answered, cancelled or expired.",
 )
 def decline(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
+    _no_query(request)
     return _body(challenges.challenge_decline(challenge_id=challenge_id, user=_user(request)))
 
 
@@ -135,4 +142,5 @@ def decline(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
     description="Only the challenger; 409 challenge_closed when it was answered or expired.",
 )
 def cancel(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
+    _no_query(request)
     return _body(challenges.challenge_cancel(challenge_id=challenge_id, user=_user(request)))

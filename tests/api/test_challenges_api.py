@@ -231,6 +231,18 @@ def test_answers_to_a_challenge_that_is_not_yours_are_refused(player, opponent, 
     assert Challenge.objects.get().status == "pending" and Match.objects.count() == 0
 
 
+def test_query_parameters_the_challenges_operations_lack_are_refused(player, opponent):
+    alice, bob = ApiClient(token_for(player)), ApiClient(token_for(opponent))
+    assert_error(alice.post_json("/challenges/?to=bob", {"to": "bob", **RPS}), 400, "bad_shape")
+    assert Challenge.objects.count() == 0
+    made = alice.post_json("/challenges/", {"to": "bob", **RPS}).json()
+    one = f"/challenges/{made['id']}/"
+    assert_error(bob.get_json(one + "?full=1"), 400, "bad_shape")
+    for client, verb in ((bob, "accept"), (bob, "decline"), (alice, "cancel")):
+        assert_error(client.post_json(f"{one}{verb}/?now=1"), 400, "bad_shape")
+    assert Challenge.objects.get().status == "pending" and Match.objects.count() == 0
+
+
 def test_a_challenge_accepted_twice_makes_one_match(player, opponent):
     alice, bob = ApiClient(token_for(player)), ApiClient(token_for(opponent))
     made = alice.post_json("/challenges/", {"to": "bob", **RPS}).json()

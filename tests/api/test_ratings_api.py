@@ -134,6 +134,7 @@ def test_the_leaderboard_ranks_settled_recent_ratings_by_mu_minus_three_sigma(ap
         ("/ratings/rps/?limt=5", 400, "bad_shape"),
         ("/players/nobody/", 404, "unknown_player"),
         ("/players/bot:skynet/", 404, "unknown_player"),
+        ("/players/bot:rock/?games=all", 400, "bad_shape"),
         ("/ratings/rps", 404, "not_found"),
     ],
 )
