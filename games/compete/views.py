@@ -45,7 +45,13 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     mine = None
     if request.user.is_authenticated:
         own = selectors.rating_of(game, request.user)
-        if own is not None and all(r.pk != own.pk for _, r in rows):
+        # Below the page, on "All" and on the filter of the viewer's own kind (an API
+        # bot's owner sees no row of theirs among the people).
+        if (
+            own is not None
+            and (not kind or own.kind == kind)
+            and all(r.pk != own.pk for _, r in rows)
+        ):
             mine = (selectors.leaderboard_rank(own, kind), own)
     return render(
         request,

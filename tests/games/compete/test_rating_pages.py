@@ -95,6 +95,11 @@ def test_the_viewers_own_row_is_shown_even_off_the_page(player, monkeypatch):
     assert (
         mine is not None and '<td class="num">4</td>' in mine.group(0) and "(you)" in mine.group(0)
     )
+    # On the people's filter too, with the rank among people; not among the bots.
+    url = reverse("compete:leaderboard", args=["helium3"])
+    people = _page(client_for(player), url + "?show=people")
+    assert _board_names(people) == ["top0", "top1", "alice"] and "(you)" in people
+    assert "alice" not in _board_names(_page(client_for(player), url + "?show=api-bots"))
     # Provisional: still shown to its player, without a rank.
     Rating.objects.filter(user=player).update(sigma=7.0)
     html = _page(client_for(player), reverse("compete:leaderboard", args=["helium3"]))
