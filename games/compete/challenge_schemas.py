@@ -26,8 +26,8 @@ class ChallengeIn(Schema):
     )
     seats: Int | None = Field(
         default=None,
-        description="Seats, as the game allows; by default its usual count. You sit first, "
-        "the challenged player second.",
+        description="Seats, as the game allows; by default the fewest it has (two). You sit "
+        "first, the challenged player second.",
     )
     bots: list[BotName] = Field(
         default_factory=list,

@@ -172,7 +172,10 @@ def terms_clean(
     values = match_options_clean(ruleset, options)  # unknown_ruleset, bad_option
     rules = engine.ruleset(ruleset)
     allowed = [n for n in rules.seats if 2 <= n <= 8]
-    count = rules.default_seats if seats is None else seats
+    # By default the fewest seats the game has (two, for every game here), as the
+    # challenge form offers: a challenge is between two players, and the game's usual
+    # count (Helium 3's four) would leave seats open for strangers.
+    count = (min(allowed) if allowed else rules.default_seats) if seats is None else seats
     if count not in allowed:
         said = ", ".join(str(n) for n in allowed)
         raise ServiceError("bad_seats", f"A match of this game has {said} seats.")

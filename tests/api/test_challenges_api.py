@@ -231,6 +231,14 @@ def test_answers_to_a_challenge_that_is_not_yours_are_refused(player, opponent, 
     assert Challenge.objects.get().status == "pending" and Match.objects.count() == 0
 
 
+def test_a_challenge_without_seats_is_for_the_two_players(player, opponent):
+    alice = ApiClient(token_for(player))
+    made = alice.post_json("/challenges/", {"to": "bob", "ruleset": "helium3"})
+    assert made.status_code == 201, made.content
+    assert (made.json()["seats"], made.json()["bots"]) == (2, [])
+    assert Challenge.objects.get().seats == 2
+
+
 def test_query_parameters_the_challenges_operations_lack_are_refused(player, opponent):
     alice, bob = ApiClient(token_for(player)), ApiClient(token_for(opponent))
     assert_error(alice.post_json("/challenges/?to=bob", {"to": "bob", **RPS}), 400, "bad_shape")
