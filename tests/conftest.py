@@ -49,3 +49,50 @@ def fast_password_hashing_everywhere() -> Iterator[None]:
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+# The tests' Celery worker (tests/games/conftest.py's celery_worker) is one thread for
+# the whole run. A test that leaves a match with bots running would have it resolve
+# their turns while the test's database is being emptied, which on PostgreSQL can
+# deadlock the flush. Before such a test's fixtures are torn down, its queued work is
+# dropped and the task in hand is waited for.
+_tasks_running = [0]
+
+
+def _count_task_start(**kwargs: object) -> None:
+    _tasks_running[0] += 1
+
+
+def _count_task_end(**kwargs: object) -> None:
+    _tasks_running[0] -= 1
+
+
+def _worker_quiet(seconds: float = 30.0) -> None:
+    import time
+
+    from helium3_site.celery import app
+
+    deadline = time.monotonic() + seconds
+    quiet_since: float | None = None
+    while time.monotonic() < deadline:
+        app.control.purge()
+        if _tasks_running[0] > 0:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= 0.2:
+            return
+        time.sleep(0.05)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    if "celery_worker" in getattr(item, "fixturenames", ()):
+        _worker_quiet()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from celery.signals import task_postrun, task_prerun
+
+    task_prerun.connect(_count_task_start, weak=False)
+    task_postrun.connect(_count_task_end, weak=False)

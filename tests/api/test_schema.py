@@ -80,6 +80,9 @@ def world(player: Any, opponent: Any, settings: Any) -> dict[str, Any]:
     }
 
 
+# The schema is fetched through the WSGI handler, whose request signal looks at the
+# process's database connection (another test may have opened it).
+@pytest.mark.django_db
 def test_the_list_of_operations_here_is_every_operation_of_the_schema():
     listed = {(op.method.upper(), op.path) for op in _operations(_schema())}
     assert listed == set(OPERATIONS)

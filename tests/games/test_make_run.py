@@ -176,7 +176,7 @@ def test_make_run_serves_the_embedded_site_with_a_real_worker_and_clock(
     # The your-turn email, sent by the worker from the email queue; its links
     # point at the site as it runs (HELIUM3_PORT), not at a default port.
     wait_logged(
-        lambda: (var / "mail").is_dir() and any((var / "mail").iterdir()), 30, "a mail", log
+        lambda: (var / "mail").is_dir() and any((var / "mail").iterdir()), 90, "a mail", log
     )
     mail = "".join(path.read_text() for path in (var / "mail").iterdir())
     assert f"{base}{detail}" in mail
