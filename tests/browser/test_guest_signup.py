@@ -87,6 +87,11 @@ def test_a_guest_signs_up_stays_in_its_match_and_comes_back_to_it_after_confirmi
     play_a_turn(page, match_id)
     assert Match.objects.get(pk=match_id).turn_number > played
 
+    # The confirmation goes out by the worker's email queue: wait for it to be sent.
+    deadline = time.monotonic() + 30
+    while not any("stella@example.com" in m.to for m in mail.outbox):
+        assert time.monotonic() < deadline, "no confirmation email was sent"
+        time.sleep(0.1)
     message = next(m for m in reversed(mail.outbox) if "stella@example.com" in m.to)
     link = re.search(r"https?://\S+/accounts/confirm-email/\S+", message.body)
     assert link, message.body
