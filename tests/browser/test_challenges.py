@@ -189,7 +189,12 @@ def my_move_or_end_quick(page: Page) -> str:
     settle_board(page)
     if match_over(page):
         return "over"
-    return "move" if mine.first.is_visible() else "wait"
+    # Once the board has settled, "your move" stays; wait for it rather than read it once.
+    try:
+        expect(mine.first).to_be_visible(timeout=1_000)
+    except AssertionError:
+        return "wait"
+    return "move"
 
 
 def _rated_world() -> Any:
