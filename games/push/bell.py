@@ -34,7 +34,9 @@ BELL_CHECK_SECONDS = 0.01
 BELL_FILE_MAX = 64 * 1024
 
 _redis_lock = threading.Lock()
-_redis_client: Any = None
+# One client per URL: the settings may name another Redis later in a process's life
+# (a test's own server), and a ring must go where the listeners are.
+_redis_clients: dict[str, Any] = {}
 
 
 def redis_url() -> str:
@@ -59,16 +61,16 @@ def bell_file() -> Path:
     return Path(settings.VAR_DIR) / "push" / "bell"
 
 
-def _redis() -> Any:
-    global _redis_client
+def _redis(url: str) -> Any:
     with _redis_lock:
-        if _redis_client is None:
+        client = _redis_clients.get(url)
+        if client is None:
             import redis
 
-            _redis_client = redis.Redis.from_url(
-                redis_url(), socket_timeout=1.0, socket_connect_timeout=1.0
+            client = _redis_clients[url] = redis.Redis.from_url(
+                url, socket_timeout=1.0, socket_connect_timeout=1.0
             )
-        return _redis_client
+        return client
 
 
 def ring(match_id: int) -> None:
@@ -79,7 +81,7 @@ def ring(match_id: int) -> None:
     try:
         url = redis_url()
         if url:
-            _redis().publish(CHANNEL, str(match_id))
+            _redis(url).publish(CHANNEL, str(match_id))
             return
         path = bell_file()
         try:

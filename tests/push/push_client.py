@@ -7,12 +7,16 @@ from __future__ import annotations
 import asyncio
 import json
 import queue
+import shutil
 import socket
+import subprocess
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
+
+import pytest
 
 
 @dataclass(frozen=True)
@@ -58,9 +62,16 @@ class Channel:
     """One open /push/ answered by helium3_site.asgi.application in this process."""
 
     def __init__(
-        self, *, match: int | None = None, cookie: str = "", last_event_id: str | None = None
+        self,
+        *,
+        match: int | None = None,
+        cookie: str = "",
+        last_event_id: str | None = None,
+        watch: str | None = None,
     ) -> None:
         query = {"match": str(match)} if match is not None else {}
+        if watch is not None:
+            query["watch"] = watch
         headers = [(b"host", b"testserver")]
         if cookie:
             headers.append((b"cookie", cookie.encode()))
@@ -218,3 +229,41 @@ class SocketChannel:
 
     def close(self) -> None:
         self.sock.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], what: str) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, f"{what} ended: {proc.stdout.read() if proc.stdout else ''!r}"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"{what} did not listen on {port}")
+
+
+def redis_server() -> tuple[int, subprocess.Popen[bytes]]:
+    """A redis-server of the test's own on a free port (skips where there is none);
+    the caller terminates it."""
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("no redis-server on this machine")
+    port = free_port()
+    proc = subprocess.Popen(
+        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", ""],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for_port(port, proc, "redis-server")
+    except BaseException:
+        proc.kill()
+        raise
+    return port, proc

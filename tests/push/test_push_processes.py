@@ -6,8 +6,6 @@ Redis pub/sub as in production."""
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -17,7 +15,7 @@ from typing import Any
 
 import pytest
 from game_factories import UserFactory
-from push_client import SocketChannel, pass_turn
+from push_client import SocketChannel, free_port, pass_turn, redis_server, wait_for_port
 
 from games import services
 
@@ -25,24 +23,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 UVICORN = Path(sys.executable).parent / "uvicorn"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for_port(port: int, proc: subprocess.Popen[bytes], what: str) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, f"{what} ended: {proc.stdout.read() if proc.stdout else ''!r}"
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"{what} did not listen on {port}")
 
 
 def _database_url(db: dict[str, Any]) -> str:
@@ -71,17 +51,8 @@ def web_processes(request: Any, settings: Any, own_bell: Path) -> Iterator[list[
     procs: list[subprocess.Popen[bytes]] = []
     try:
         if request.param == "redis":
-            server = shutil.which("redis-server")
-            if server is None:
-                pytest.skip("no redis-server on this machine")
-            redis_port = free_port()
-            redis = subprocess.Popen(
-                [server, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", ""],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-            )
+            redis_port, redis = redis_server()
             procs.append(redis)
-            wait_for_port(redis_port, redis, "redis-server")
             url = f"redis://127.0.0.1:{redis_port}/0"
             env["PUSH_REDIS_URL"] = url
             settings.PUSH_REDIS_URL = url
