@@ -2,17 +2,22 @@
 
 A page opens one EventSource to /push/?match=<id>&last=<version> (the match it
 shows, the version it shows; a page of no match names none and hears only its
-viewer's "your move" count). The hub of the process (one per event loop, the
-design of games/api/stream_asgi.py) reads, in one query for all its pages, the
-versions of the matches they show whenever the doorbell rings (games/push/bell.py)
-and at least every SWEEP_SECONDS, and wakes the pages whose version changed.
+viewer's "your move" count; the watch page adds watch=1 for its list). The hub of
+the process (one per event loop, the design of games/api/stream_asgi.py) reads, in
+one query for all its pages, the versions of the matches they show whenever the
+doorbell rings (games/push/bell.py) and at least every SWEEP_SECONDS, and wakes
+the pages whose version changed.
 
-Events (each `id:` is "<match version>|<your move count>", so a reconnecting
-EventSource's Last-Event-ID says what the page was last told, and a turn is told
-again only if it is not the one told):
+Events (each `id:` is "<match version>|<your move count>", and "|<watch version>"
+after it on a watching page, so a reconnecting EventSource's Last-Event-ID says
+what the page was last told, and a turn is told again only if it is not the one
+told):
 - `turn`: {"match": id, "turn": n, "version": "running.12.waiting"}, public facts
   only; the page then asks its own view through the poll (games/views/board.py).
 - `moves`: {"count": n}, the signed-in viewer's own count of matches waiting.
+- `watch`: {"version": "<digest>"}, the watch page's list changed (a public match
+  began, ended, paused or resumed, or one of them is at another turn); the page
+  then asks its list again (games/views/lobby.py watch).
 """
 
 from __future__ import annotations
@@ -49,8 +54,10 @@ HEADERS = (
 class Listener:
     match_id: int | None
     user_id: int | None
+    watch: bool = False
     told_match: str | None = None
     told_count: int | None = None
+    told_watch: str | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
 
@@ -69,6 +76,7 @@ class Hub:
         self.listeners: set[Listener] = set()
         self.versions: dict[int, tuple[str, int]] = {}
         self.counts: dict[int, int] = {}
+        self.watch: str | None = None
         self.rung = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -136,8 +144,14 @@ class Hub:
                 self.rung.clear()
                 matches = {x.match_id for x in self.listeners if x.match_id is not None}
                 users = {x.user_id for x in self.listeners if x.user_id is not None}
+                watch = any(x.watch for x in self.listeners)
                 try:
-                    self.versions, self.counts = await self.db.run(reads.read, matches, users)
+                    found = await self.db.run(reads.read, matches, users, watch)
+                    self.versions, self.counts, self.watch = (
+                        found.versions,
+                        found.counts,
+                        found.watch,
+                    )
                 except Exception:
                     log.exception("push hub: reading the matches failed; retrying")
                     await asyncio.sleep(1.0)
@@ -164,7 +178,7 @@ class Hub:
             count = self.counts.get(listener.user_id)
             if count is not None and count != listener.told_count:
                 return True
-        return False
+        return listener.watch and self.watch is not None and self.watch != listener.told_watch
 
     def events(self, listener: Listener) -> bytes:
         """What `listener` has not been told yet, as SSE lines; marks it told."""
@@ -180,21 +194,29 @@ class Hub:
             if count is not None and count != listener.told_count:
                 listener.told_count = count
                 out.append(f"event: moves\ndata: {json.dumps({'count': count})}\n")
+        if listener.watch and self.watch is not None and self.watch != listener.told_watch:
+            listener.told_watch = self.watch
+            out.append(f"event: watch\ndata: {json.dumps({'version': self.watch})}\n")
         if not out:
             return b""
         told = f"{listener.told_match or '-'}|{'-' if listener.told_count is None else listener.told_count}"
+        if listener.watch:
+            told += f"|{listener.told_watch or '-'}"
         # One id for the lot, given with the last event (it is what the browser keeps).
         out[-1] = f"id: {told}\n{out[-1]}"
         return "\n".join(out).encode() + b"\n"
 
 
-def parse_told(value: str | None) -> tuple[str | None, int | None]:
-    """A Last-Event-ID (or `last`): "<match version>|<count>", either part "-"."""
+def parse_told(value: str | None) -> tuple[str | None, int | None, str | None]:
+    """A Last-Event-ID (or `last`): "<match version>|<count>", and "|<watch version>"
+    on a watching page; any part "-" (not told)."""
     if not value:
-        return None, None
-    version, _, count = value.partition("|")
+        return None, None, None
+    version, _, rest = value.partition("|")
+    count, _, watch = rest.partition("|")
     told_count = int(count) if count.isdigit() else None
-    return (version if version and version != "-" else None), told_count
+    told_watch = watch if watch and watch != "-" else None
+    return (version if version and version != "-" else None), told_count, told_watch
 
 
 async def _refuse(send: Send, refused: reads.Refused) -> None:
@@ -230,10 +252,13 @@ async def push_app(scope: Scope, receive: Receive, send: Send) -> None:
     headers = {k.decode("latin1").lower(): v.decode("latin1") for k, v in scope["headers"]}
     query = parse_qs(scope.get("query_string", b"").decode("latin1"))
     match_param = query.get("match", [None])[0]
+    watch_param = query.get("watch", [None])[0]
     hub.db.holders += 1
     try:
         try:
-            found = await hub.db.run(reads.check, headers.get("cookie", ""), match_param)
+            found = await hub.db.run(
+                reads.check, headers.get("cookie", ""), match_param, watch_param
+            )
         except Exception:
             log.exception("push: checking a request failed")
             found = reads.Refused(503, "unavailable", "The push channel is unavailable; poll.")
@@ -243,14 +268,16 @@ async def push_app(scope: Scope, receive: Receive, send: Send) -> None:
     if isinstance(found, reads.Refused):
         await _refuse(send, found)
         return
-    told_match, told_count = parse_told(
+    told_match, told_count, told_watch = parse_told(
         headers.get("last-event-id") or query.get("last", [None])[0]
     )
     listener = Listener(
         match_id=found.match_id,
         user_id=found.user_id,
+        watch=found.watch,
         told_match=told_match,
         told_count=told_count,
+        told_watch=told_watch,
     )
     hub.subscribe(listener)
     disconnect = asyncio.get_running_loop().create_task(_until_disconnect(receive, listener))

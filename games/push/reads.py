@@ -4,11 +4,14 @@ What a page hears is a version made of public facts only, the same for every vie
 of a match: the match's status, its turn number and whether that turn waits for
 orders or has them all (the poll answers 304 or not on the same facts, for anybody).
 The page then asks its own view through the poll, as before. The "your move" count
-is the signed-in viewer's own.
+is the signed-in viewer's own. The watch page's version is made of what that page
+shows anybody: which public matches are being played, their status and turn number.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from http.cookies import CookieError, SimpleCookie
 
@@ -27,6 +30,7 @@ from games.models import AT_ONCE, Match, Orders, Seat, Turn
 class Access:
     match_id: int | None
     user_id: int | None
+    watch: bool = False
 
 
 @dataclass(frozen=True)
@@ -55,8 +59,14 @@ def viewer_from_cookie(cookie_header: str) -> viewers.Viewer:
     return viewers.viewer_of(request)
 
 
-def check(cookie_header: str, match_param: str | None) -> Access | Refused:
-    """Who listens, to what: a match the viewer may watch (the page's own rule)."""
+def check(
+    cookie_header: str, match_param: str | None, watch_param: str | None = None
+) -> Access | Refused:
+    """Who listens, to what: a match the viewer may watch (the page's own rule), the
+    watch page's list of public matches (anybody's), the viewer's own count."""
+    if watch_param not in (None, "1"):
+        return Refused(400, "bad_watch", "watch must be 1 (the watch page's list) or left out.")
+    watch = watch_param == "1"
     viewer = viewer_from_cookie(cookie_header)
     match_id: int | None = None
     if match_param is not None:
@@ -71,9 +81,11 @@ def check(cookie_header: str, match_param: str | None) -> Access | Refused:
             return Refused(404, "no_such_match", "No such match.")
         if not selectors.can_watch(match, viewer):
             return Refused(403, "private_match", "This match is private to its players.")
-    if match_id is None and viewer.pk is None:
-        return Refused(400, "nothing_to_hear", "Name a match, or sign in for your move count.")
-    return Access(match_id=match_id, user_id=viewer.pk)
+    if match_id is None and not watch and viewer.pk is None:
+        return Refused(
+            400, "nothing_to_hear", "Name a match or watch=1, or sign in for your move count."
+        )
+    return Access(match_id=match_id, user_id=viewer.pk, watch=watch)
 
 
 def version_of(status: str, turn_number: int, turn_status: str | None) -> str:
@@ -125,7 +137,38 @@ def move_counts(user_ids: set[int]) -> dict[int, int]:
     return counts
 
 
-def read(
-    match_ids: set[int], user_ids: set[int]
-) -> tuple[dict[int, tuple[str, int]], dict[int, int]]:
-    return match_versions(match_ids), move_counts(user_ids)
+def watch_rows() -> list[tuple[int, str, int]]:
+    """What the watch page shows of each match it lists (games.selectors.watch_matches:
+    public, running or paused, the longest-running first, at most LOBBY_LIMIT): its
+    id, status and turn number."""
+    rows = (
+        Match.objects.filter(public=True, status__in=[Match.Status.RUNNING, Match.Status.PAUSED])
+        .order_by("started_at", "pk")
+        .values_list("pk", "status", "turn_number")[: selectors.LOBBY_LIMIT]
+    )
+    return list(rows)
+
+
+def watch_version(rows: Iterable[tuple[int, str, int]]) -> str:
+    """The watch page's version: a digest of its matches' ids, statuses and turns, in
+    its order (public facts, shown to anybody on the page itself)."""
+    said = ";".join(f"{pk}.{status}.{turn}" for pk, status, turn in rows)
+    return hashlib.blake2b(said.encode(), digest_size=8).hexdigest()
+
+
+@dataclass(frozen=True)
+class Read:
+    """One read of the hub: each match's version, each listener's count, and the
+    watch page's version (None when nobody on this process watches it)."""
+
+    versions: dict[int, tuple[str, int]]
+    counts: dict[int, int]
+    watch: str | None
+
+
+def read(match_ids: set[int], user_ids: set[int], watch: bool = False) -> Read:
+    return Read(
+        match_versions(match_ids),
+        move_counts(user_ids),
+        watch_version(watch_rows()) if watch else None,
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -14,6 +14,7 @@ import engine
 from games import catalog, selectors, services
 from games.errors import ServiceError
 from games.forms import MatchCreateForm
+from games.push import reads as push_reads
 from games.views import home
 from games.views.access import refused, signed_in_user
 
@@ -56,8 +57,27 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def watch(request: HttpRequest) -> HttpResponse:
-    """Public matches being played, for anyone to watch."""
-    return render(request, "games/watch.html", {"matches": selectors.watch_matches()})
+    """Public matches being played, for anyone to watch.
+
+    ?part=list is the list alone, as the page asks it again when the push channel
+    says it changed (or, without the channel, every few seconds): with &v=<the
+    version it shows> it is a 204 while the list is the same (docs/push.md).
+    """
+    part = request.GET.get("part")
+    if part not in (None, "list"):
+        return HttpResponseBadRequest("part must be list, or left out.", content_type="text/plain")
+    shown = request.GET.get("v") if part else None
+    if shown and shown == push_reads.watch_version(push_reads.watch_rows()):
+        response = HttpResponse(status=204)
+        response["Cache-Control"] = "no-store"
+        return response
+    matches = list(selectors.watch_matches())
+    version = push_reads.watch_version((m.pk, m.status, m.turn_number) for m in matches)
+    context = {"matches": matches, "watch_version": version}
+    response = render(request, "games/_watch_list.html" if part else "games/watch.html", context)
+    if part:
+        response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_GET
