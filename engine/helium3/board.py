@@ -164,6 +164,31 @@ def shortest_path(
     return path
 
 
+_FREE_PATHS: dict[tuple[int, int, str], tuple[tuple[int, int], ...]] = {}
+
+
+def free_path(dx: int, dy: int, facing: str) -> tuple[tuple[int, int], ...]:
+    """The steps, as offsets from the start, that `shortest_path` picks toward the
+    offset (dx, dy) when nothing stands in the way and no edge is near.
+
+    On a real board it is the path as long as every one of its cells is on the board
+    and free: a blocked or off-board cell that the path does not cross only takes away
+    steps the path did not pick, so every step it picked is still picked. Computed once
+    per offset and facing (a module-level table: the same answer for every board).
+    """
+    key = (dx, dy, facing)
+    steps = _FREE_PATHS.get(key)
+    if steps is None:
+        total = cheb(0, 0, dx, dy)
+        r = total + 1
+        size = 2 * r + 1
+        path = shortest_path(r, r, r + dx, r + dy, facing, size, size, (), total, False)
+        assert path is not None  # nothing stands in the way
+        steps = tuple((x - r, y - r) for x, y in path)
+        _FREE_PATHS[key] = steps
+    return steps
+
+
 def route_blocked(sx: int, sy: int, tx: int, ty: int, cells: Iterable[int], width: int) -> bool:
     """Whether any of `cells` (indexes) lies on some Chebyshev-shortest route from s to t.
 

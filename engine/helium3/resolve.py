@@ -16,6 +16,7 @@ from engine.helium3.board import (
     DIRECTION_OF,
     cheb,
     closest_direction,
+    free_path,
     rotation_steps,
     route_blocked,
     shortest_path,
@@ -138,6 +139,21 @@ class Turn:
             return self.check_given_path(action.path, sx, sy, dest, i, n)
         if d == 0:
             return []
+        # The path nothing is in the way of, when its cells are free and on the board
+        # (`free_path`); else the search around what stands in the way.
+        occ = self.occ
+        h = self.height
+        free: list[Cell] = []
+        for ox, oy in free_path(tx - sx, ty - sy, facing):
+            x, y = sx + ox, sy + oy
+            if not (0 <= x < w and 0 <= y < h):
+                break
+            c = y * w + x
+            if c in occ and occ[c] != i:
+                break
+            free.append((x, y))
+        else:
+            return free
         others = [c for c, j in self.occ.items() if j != i]
         near = route_blocked(sx, sy, tx, ty, others, w)
         path = shortest_path(sx, sy, tx, ty, facing, w, self.height, self.occ, reach, near)
