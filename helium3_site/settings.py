@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
 
 import environ
@@ -122,6 +123,7 @@ INSTALLED_APPS = [
     "games.guests",
     "games.compete",
     "games.ladder",
+    "games.webpush",
 ]
 
 MIDDLEWARE = [
@@ -293,6 +295,21 @@ if EMAIL_CLAIM_STALE_SECONDS <= EMAIL_TIMEOUT:
     raise ImproperlyConfigured("EMAIL_CLAIM_STALE_SECONDS must be longer than EMAIL_TIMEOUT.")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Robot Turns <noreply@localhost>")
 SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+# Web Push (games/webpush, docs/webpush.md): "your turn" in the browser, under the
+# email's rule. The VAPID key is made on first use and kept in the database, unless
+# given here (PEM, or the raw P-256 scalar in base64url). The subject names who runs
+# the site to the push services (mailto: or https:).
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+WEBPUSH_VAPID_SUBJECT = env.str(
+    "WEBPUSH_VAPID_SUBJECT",
+    default=f"mailto:{parseaddr(DEFAULT_FROM_EMAIL)[1] or 'noreply@localhost'}",
+)
+if not WEBPUSH_VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured("WEBPUSH_VAPID_SUBJECT must start with mailto: or https://.")
+# The push services' hosts the site may POST to (and their subdomains); empty: any
+# https endpoint named by a domain. The tests allow only 127.0.0.1 (over http).
+WEBPUSH_ENDPOINT_HOSTS = env.list("WEBPUSH_ENDPOINT_HOSTS", default=[])
+WEBPUSH_TIMEOUT_SECONDS = _positive_float("WEBPUSH_TIMEOUT_SECONDS", 10.0)
 
 # --- celery ------------------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
@@ -334,7 +351,10 @@ if EMAIL_TASK_QUEUE == CELERY_TASK_DEFAULT_QUEUE:
 CELERY_TASK_QUEUES = {
     name: {"routing_key": name} for name in (CELERY_TASK_DEFAULT_QUEUE, EMAIL_TASK_QUEUE)
 }
-CELERY_TASK_ROUTES = {"games.tasks.notification_send_task": {"queue": EMAIL_TASK_QUEUE}}
+CELERY_TASK_ROUTES = {
+    "games.tasks.notification_send_task": {"queue": EMAIL_TASK_QUEUE},
+    "games.webpush.tasks.webpush_send_task": {"queue": EMAIL_TASK_QUEUE},
+}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 # Acknowledge a task after it ran (a worker killed mid-task gets it again); the
@@ -363,6 +383,12 @@ CELERY_BEAT_SCHEDULE = {
     # Challenges past their time expire; a challenged player who is away is emailed.
     "challenges-sweep": {
         "task": "games.compete.tasks.challenges_sweep_task",
+        "schedule": CLOCK_SWEEP_SECONDS,
+        "options": {"expires": CLOCK_SWEEP_SECONDS},
+    },
+    # Web Push's "your turn" that came due is queued (games/webpush/tasks.py).
+    "webpush-sweep": {
+        "task": "games.webpush.tasks.webpush_sweep_task",
         "schedule": CLOCK_SWEEP_SECONDS,
         "options": {"expires": CLOCK_SWEEP_SECONDS},
     },

@@ -22,5 +22,6 @@ urlpatterns = [
     path("api/v1/", include("games.api.urls")),
     path("", include("games.compete.urls")),
     path("", include("games.ladder.urls")),
+    path("", include("games.webpush.urls")),
     path("", include("games.urls")),
 ]

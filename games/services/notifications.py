@@ -248,9 +248,16 @@ def _still_wanted(row: Notification) -> bool:
         and _reminded_while_away(row, seat)
     ):
         return False
+    return awaited_and_away(match=row.match, seat=seat, turn=turn)
+
+
+def awaited_and_away(*, match: Match, seat: Seat | None, turn: Turn | None) -> bool:
+    """The "only when away" rule of "Your turn", by email and by web push alike: the
+    match runs, `turn` (the waiting turn, None if it moved on) waits for this seat,
+    a person plays the seat, and they have not opened the match since it began."""
     # In a turn at once (seat AT_ONCE) the seats whose orders are in wait no more.
     return (
-        row.match.status == Match.Status.RUNNING
+        match.status == Match.Status.RUNNING
         and turn is not None
         and seat is not None
         and (
@@ -258,11 +265,12 @@ def _still_wanted(row: Notification) -> bool:
             or (
                 turn.seat == AT_ONCE
                 and not Orders.objects.filter(
-                    match=row.match, turn_number=turn.number, seat=seat.number
+                    match=match, turn_number=turn.number, seat=seat.number
                 ).exists()
             )
         )
         and not seat.driver_bot
+        and not seat.api
         and (seat.last_seen_at is None or seat.last_seen_at < turn.started_at)
     )
 

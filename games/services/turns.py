@@ -46,6 +46,7 @@ from games.push.bell import ring_on_commit
 from games.queue import turn_deadline_queue, turn_resolve_queue
 from games.services.notifications import notify
 from games.services.records import match_records_store
+from games.webpush.services import webpush_your_turn
 
 log = logging.getLogger(__name__)
 
@@ -473,6 +474,7 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
                 context={"deadline": deadline.isoformat()},
                 seat=seat,
             )
+            webpush_your_turn(user=seat.user, match=match, turn_number=number, seat=seat)
         elif at_once:
             Orders.objects.create(
                 match=match,
