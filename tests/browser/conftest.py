@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,6 +77,47 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             "--disable-quic",
         ],
     }
+
+
+@pytest.fixture
+def asgi_site(settings: Any, tmp_path: Path) -> Iterator[str]:
+    """The whole site under uvicorn in this process, as `make run` and production's
+    stream process serve it: pages and /push/ (pytest-django's live_server is a WSGI
+    server, where /push/ is a 404 and the pages poll). Its own file bell, rung by
+    the test's commits; the static files from the apps' folders, as the live server
+    serves them. Yields the base URL."""
+    import threading
+    import time
+
+    import uvicorn
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    from helium3_site.asgi import application
+
+    settings.PUSH_BELL_FILE = str(tmp_path / "bell")
+    settings.PUSH_REDIS_URL = "file"
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    config = uvicorn.Config(
+        ASGIStaticFilesHandler(application),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="asgi-test-site", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
 
 
 @pytest.fixture

@@ -1,13 +1,13 @@
 """The match page told of a turn by the push channel (/push/, served by the site's
-ASGI application as `make run` and production's stream process serve it): the
-bot's turn arrives without the page polling, and a channel cut mid-match leaves
-the page to its poll, then reconnects with Last-Event-ID, each turn played once."""
+ASGI application as `make run` and production's stream process serve it: the
+conftest's asgi_site): the bot's turn arrives without the page polling, and a
+channel cut mid-match leaves the page to its poll, then reconnects with
+Last-Event-ID, each turn played once."""
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,42 +32,6 @@ RECORD = """(() => {
   };
   requestAnimationFrame(rec);
 })()"""
-
-
-@pytest.fixture
-def site(settings: Any, tmp_path: Path) -> Iterator[str]:
-    """The whole site under uvicorn in this process, with a bell of its own."""
-    import threading
-
-    import uvicorn
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from stream_support import free_port
-
-    from helium3_site.asgi import application
-
-    settings.PUSH_BELL_FILE = str(tmp_path / "bell")
-    settings.PUSH_REDIS_URL = "file"
-    port = free_port()
-    # The static files from the apps' folders, as the live server serves them.
-    config = uvicorn.Config(
-        ASGIStaticFilesHandler(application),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=1,
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="push-test-site", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
 
 
 def start(page: Page, base: str) -> Any:
@@ -118,9 +82,9 @@ def played_once_each(frames: list[int]) -> list[int]:
 
 
 def test_a_bot_turn_arrives_pushed_and_the_page_never_polls_on_its_timer(
-    site: str, page: Page
+    asgi_site: str, page: Page
 ) -> None:
-    match = start(page, site)
+    match = start(page, asgi_site)
     first_turn = match.turn_number
     polls = Polls(page, match.pk)
     # Longer than two of the poll's 3 s: with the channel open it asks nothing.
@@ -143,13 +107,13 @@ def test_a_bot_turn_arrives_pushed_and_the_page_never_polls_on_its_timer(
 
 
 def test_a_channel_cut_mid_match_falls_back_to_the_poll_and_resumes_with_each_turn_once(
-    site: str, page: Page
+    asgi_site: str, page: Page
 ) -> None:
     import asyncio
 
     from games.push.asgi import Hub
 
-    match = start(page, site)
+    match = start(page, asgi_site)
     first_turn = match.turn_number
     polls = Polls(page, match.pk)
     reconnects: list[str] = []

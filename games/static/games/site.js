@@ -47,11 +47,12 @@
   document.addEventListener("htmx:oobAfterSwap", titleFollowsBadge);
 
   /* The push channel (docs/push.md): one EventSource to /push/ per page, naming the
-     match the page shows (#match with a running poll). A `turn` event goes to
-     page.js as "h3:push-turn" (it asks the poll at once; while the channel is open
-     the poll's own timer asks nothing); a `moves` event sets the badge and the tab
-     title. A channel that cannot open, or drops, leaves the page to its poll and
-     opens again with what it was last told (Last-Event-ID, or `last`). */
+     match the page shows (#match with a running poll), or watch=1 on the watch
+     page (#watch-list). A `turn` event goes to page.js as "h3:push-turn" (it asks
+     the poll at once; while the channel is open the poll's own timer asks nothing);
+     a `moves` event sets the badge and the tab title; a `watch` event asks the watch
+     page's list again. A channel that cannot open, or drops, leaves the page to its
+     poll and opens again with what it was last told (Last-Event-ID, or `last`). */
   var push = window.h3Push = {up: false, last: null, turnAt: 0};
   function badgeCount() {
     var badge = document.getElementById("move-badge");
@@ -71,7 +72,11 @@
     if (!window.EventSource) return;
     var match = document.getElementById("match"), poll = document.getElementById("poll");
     var url = poll && poll.getAttribute("hx-get"), params = [];
-    if (match && match.dataset.match && url) {
+    var watching = document.getElementById("watch-list");
+    if (watching) {
+      params.push("watch=1");
+      if (push.last === null) push.last = "-|" + badgeCount() + "|" + (watching.dataset.watch || "-");
+    } else if (match && match.dataset.match && url) {
       params.push("match=" + encodeURIComponent(match.dataset.match));
       var v = /[?&]v=([^&]*)/.exec(url);
       if (push.last === null && v) push.last = decodeURIComponent(v[1]).split(".").slice(0, 3).join(".") + "|" + badgeCount();
@@ -109,6 +114,12 @@
       // poll, which holds it until the board has shown the turn (page.js).
       if (Date.now() - push.turnAt > 100 || !document.getElementById("poll")) setBadge(+data.count);
     });
+    source.addEventListener("watch", function (e) {
+      var data = JSON.parse(e.data);
+      told(e);
+      document.dispatchEvent(new CustomEvent("h3:push-watch", {detail: data}));
+      watchAsk(data.version);
+    });
   }
   // While the channel is open the poll's timer asks nothing: its request is called
   // off before it leaves. What the page asks itself (htmx.ajax: after orders are
@@ -136,6 +147,40 @@
     wanted = e.detail.version; tries = 0;
     if (fresh) askPoll();
   });
+  /* The watch page's list (#watch-list, its version in data-watch): asked again when
+     a `watch` event says another version, until it shows that one (at most 10 asks);
+     while the channel is down, every 3 s (a 204 while it is the same). */
+  var watchWanted = null, watchTries = 0, watchBusy = false;
+  function watchAsk(version) {
+    var fresh = watchWanted === null && !watchBusy;
+    watchWanted = version; watchTries = 0;
+    if (fresh) watchFetch();
+  }
+  function watchFetch() {
+    var list = document.getElementById("watch-list");
+    if (!list || !window.fetch) return;
+    if (watchWanted !== null && (list.dataset.watch === watchWanted || watchTries++ >= 10)) { watchWanted = null; return; }
+    watchBusy = true;
+    var done = function () {
+      watchBusy = false;
+      if (watchWanted !== null) setTimeout(watchFetch, 200);  // shows the version told, or asks again
+    };
+    fetch(list.dataset.list + "&v=" + encodeURIComponent(list.dataset.watch || ""), {credentials: "same-origin", headers: {"Accept": "text/html"}})
+      .then(function (r) { return r.status === 200 ? r.text() : null; })
+      .then(function (html) {
+        var now = document.getElementById("watch-list");
+        if (html && now) {
+          var made = document.createElement("template");
+          made.innerHTML = html.trim();
+          var next = made.content.getElementById("watch-list");
+          if (next) now.replaceWith(next);
+        }
+        done();
+      }, done);
+  }
+  if (document.getElementById("watch-list")) {
+    setInterval(function () { if (!push.up && !document.hidden && !watchBusy) watchFetch(); }, 3000);
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { pushOpen(1000); });
   else pushOpen(1000);
 
