@@ -12,19 +12,29 @@
 6. Territory is counted; a seat with no cell is eliminated.
 7. The match is over when one seat or none has cells, or at `max_turns`.
 
-The work is proportional to the owned cells and their neighbours, never the board:
-the grids are flat lists, neighbours come from a table per board size.
+The frame is computed on whole-board numpy arrays, one row of cells per seat:
+`total[s - 1, c]` is the strength of seat s's pieces on cell c after step 2 (uncapped,
+for the merge events), `here[s - 1, c]` whether it has any there (a piece of strength
+0 is a piece: it deals 0 and any contact destroys it). The damage of step 3 is every
+seat's sum over a cell and its four neighbours less the piece's own seat's, all seats
+in one pass of shifted adds. The events are then read off the arrays in their
+documented order (moves by the cell left; merges, damage and destructions by cell
+and seat; captures by cell).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import compress
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from engine.halite.state import MAX_STRENGTH, State
 
 Event = dict[str, Any]
+Ints = npt.NDArray[np.integer[Any]]
+Bools = npt.NDArray[np.bool_]
 
 TURN_MS = 800
 MOVE_MS, MOVE_DURATION_MS = 0, 300
@@ -38,195 +48,135 @@ __all__ = ["TURN_MS", "Event", "neighbours", "resolve"]
 
 
 @lru_cache(maxsize=64)
-def neighbours(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """For each direction 0..4, the flat index each cell's move leads to (wrapping)."""
-    n = width * height
-    cells = range(n)
-    return (
-        tuple(cells),
-        tuple((i - width) % n for i in cells),
-        tuple(i - i % width + (i % width + 1) % width for i in cells),
-        tuple((i + width) % n for i in cells),
-        tuple(i - i % width + (i % width - 1) % width for i in cells),
+def neighbours(width: int, height: int) -> Ints:
+    """`table[d, i]`: the flat index (y * width + x) one step from cell i in direction
+    d (0 still, 1 north, 2 east, 3 south, 4 west; wrapping). Read-only: it is shared."""
+    cells = np.arange(width * height, dtype=np.int64)
+    x, y = cells % width, cells // width
+    table = np.stack(
+        [
+            cells,
+            (y - 1) % height * width + x,
+            y * width + (x + 1) % width,
+            (y + 1) % height * width + x,
+            y * width + (x - 1) % width,
+        ]
     )
+    table.flags.writeable = False
+    return table
 
 
-class _Pieces:
-    """Where the pieces are after step 2, on flat lists: `seat[c]` is the seat whose
-    pieces are on cell c (0 none, -1 several: a contested cell, whose strengths are in
-    `contested[c]`, seat -> strength), `value[c]` the strength of a lone seat's piece
-    (meaningless where `seat[c]` is 0); `cells` lists every cell that holds pieces.
+def _grid(values: list[int]) -> Ints:
+    """A flat grid of whole numbers 0..255 (every grid of a state) as an array."""
+    return np.frombuffer(bytes(values), dtype=np.uint8).astype(np.int32)
 
-    Every owned cell still holds a piece of its owner after the moves (the piece that
-    stayed, or the one left behind, or pieces that came in), so both lists start as
-    copies of the grids, and only the moves change them. Nearly every cell holds one
-    seat's pieces, so the common case costs list lookups only."""
 
-    __slots__ = ("cells", "contested", "seat", "value")
+_COUNT_SHIFT = 13
 
-    def __init__(self, owner: list[int], strength: list[int]) -> None:
-        self.seat = owner[:]
-        self.value = strength[:]
-        self.cells = list(compress(range(len(owner)), owner))
-        self.contested: dict[int, dict[int, int]] = {}
 
-    def add(self, c: int, seat: int, value: int) -> bool:
-        """Put a piece of `seat` on cell c; True when it merges with one already there."""
-        here = self.seat[c]
-        if here == seat:
-            self.value[c] += value
-            return True
-        if here == 0:
-            self.seat[c] = seat
-            self.value[c] = value
-            self.cells.append(c)
-            return False
-        if here > 0:
-            self.contested[c] = {here: self.value[c], seat: value}
-            self.seat[c] = -1
-            return False
-        strengths = self.contested[c]
-        if seat in strengths:
-            strengths[seat] += value
-            return True
-        strengths[seat] = value
-        return False
-
-    def put(self, c: int, seat: int, value: int) -> None:
-        if self.seat[c] == seat:
-            self.value[c] = value
-        else:
-            self.contested[c][seat] = value
+def _plus_sums(table: Ints, width: int, height: int) -> Ints:
+    """Each row's sum over every cell and its four neighbours (wrapping), by shifted
+    adds of the rows seen as height x width grids."""
+    grid = table.reshape(-1, height, width)
+    out = grid.copy()
+    out[:, 1:] += grid[:, :-1]
+    out[:, 0] += grid[:, -1]
+    out[:, :-1] += grid[:, 1:]
+    out[:, -1] += grid[:, 0]
+    out[:, :, 1:] += grid[:, :, :-1]
+    out[:, :, 0] += grid[:, :, -1]
+    out[:, :, :-1] += grid[:, :, 1:]
+    out[:, :, -1] += grid[:, :, 0]
+    return out.reshape(table.shape)
 
 
 def resolve(state: State, moves: dict[int, int]) -> tuple[State, list[Event]]:
     """The next state and the turn's events. `moves` maps a cell index to a direction for
     every seat at once (each cell was checked to be its owner's); unnamed cells stay."""
     width, height, seats = state.width, state.height, state.seats
-    owner, strength, production = state.owner, state.strength, state.production
+    n = width * height
     step = neighbours(width, height)
-    pieces = _Pieces(owner, strength)
-    on, value_of, cells = pieces.seat, pieces.value, pieces.cells
+    owner = _grid(state.owner)
+    strength = _grid(state.strength)
+    cells = step[0]
 
     # Step 1: every still piece (not named, or named with 0) grows where it stands; a
-    # piece that moves leaves a piece of strength 0.
-    get_move = moves.get
-    for i in cells:
-        if get_move(i):
-            value_of[i] = 0
-        else:
-            value = strength[i] + production[i]
-            value_of[i] = value if value < MAX_STRENGTH else MAX_STRENGTH
+    # piece that moves leaves a piece of strength 0. A move of 0 is no move. The pieces
+    # go in a table of one row per seat after a row 0 that takes the neutral cells.
+    direction = np.zeros(n, dtype=np.int32)
+    if moves:
+        direction[np.fromiter(moves, np.int64, len(moves))] = np.fromiter(
+            moves.values(), np.int32, len(moves)
+        )
+    movers = np.flatnonzero(direction)  # row-major: the order of the move events
+    still = direction == 0
+    grown = np.minimum(strength + _grid(state.production), MAX_STRENGTH)
+    home = owner * n + cells
+    value = np.zeros((seats + 1) * n, dtype=np.int32)
+    value[home] = np.where(still, grown, 0)
+    present = np.zeros((seats + 1) * n, dtype=np.bool_)
+    present[home] = True
+    stayed = np.zeros((seats + 1) * n, dtype=np.int32)
+    stayed[home] = still
 
-    # Step 2: the moves, in row-major order of the cells they leave; strengths add up
-    # uncapped while pieces arrive. `merged` is the cells where two or more of a seat's
-    # pieces met (the piece left behind is not one: `vacant` holds the cells left that
-    # no piece of their seat has entered yet); `entered` the cells that were neutral.
-    events: list[Event] = []
-    moving = sorted(i for i, d in moves.items() if d)
-    vacant = set(moving)
-    merged: set[tuple[int, int]] = set()
-    entered: set[int] = set()
-    for i in moving:
-        seat = owner[i]
-        direction = moves[i]
-        value = strength[i]
-        target = step[direction][i]
-        events.append(
-            {"type": "move", "seat": seat, "from": [i % width, i // width],
-             "to": [target % width, target // width], "direction": direction,
-             "strength": value, "t_ms": MOVE_MS, "duration_ms": MOVE_DURATION_MS}
-        )  # fmt: skip
-        here = on[target]
-        if here == seat:
-            if target in vacant:
-                vacant.discard(target)
-            else:
-                merged.add((target, seat))
-            value_of[target] += value
-        elif here == 0:
-            on[target] = seat
-            value_of[target] = value
-            cells.append(target)
-            entered.add(target)
-        else:
-            first = target in vacant and owner[target] == seat
-            if pieces.add(target, seat, value) and not first:
-                merged.add((target, seat))
-            if first:
-                vacant.discard(target)
-            if not owner[target]:
-                entered.add(target)
-    for i, seat in sorted(merged):
-        total = value_of[i] if on[i] == seat else pieces.contested[i][seat]
-        lost = 0
-        if total > MAX_STRENGTH:
-            pieces.put(i, seat, MAX_STRENGTH)
-            lost = total - MAX_STRENGTH
-        events.append(
-            {"type": "merge", "seat": seat, "at": [i % width, i // width],
-             "strength": total - lost, "lost": lost, "t_ms": MERGE_MS,
-             "duration_ms": MERGE_DURATION_MS}
-        )  # fmt: skip
+    # Step 2: the moves. Strengths add up uncapped while pieces arrive; a seat's pieces
+    # merge where two or more of them end on a cell (the piece left behind is not one).
+    mover_dir = direction[movers]
+    mover_seat = owner[movers]
+    mover_value = strength[movers]
+    targets = step[mover_dir, movers]
+    landing = mover_seat * n + targets
+    arrived = np.bincount(landing, minlength=(seats + 1) * n)
+    value += np.bincount(landing, weights=mover_value, minlength=(seats + 1) * n).astype(np.int32)
+    present |= arrived > 0
+    # From here on, row s - 1 is seat s.
+    merged = (arrived + stayed >= 2)[n:].reshape(seats, n)
+    total = value[n:].reshape(seats, n)
+    here = present[n:].reshape(seats, n)
+    piece = np.minimum(total, MAX_STRENGTH)
 
-    hit, neutral_damage = _damage(state, pieces, entered)
+    # Step 3: a piece takes the strength of every other seat's pieces on its cell and
+    # the four next to it (it is hit, even by 0, when there is any), and the neutral
+    # strength of a cell that was neutral; that cell takes the pieces' sum. A piece
+    # counts 1 << 13 besides its strength, so one sum gives how many hit and how hard
+    # (five other seats on five cells are at most 25 * 255 strong, under 1 << 13).
+    near = _plus_sums(piece + here * np.int32(1 << _COUNT_SHIFT), width, height)
+    others = near.sum(axis=0) - near
+    contact = others >= 1 << _COUNT_SHIFT
+    damage = others & ((1 << _COUNT_SHIFT) - 1)
+    occupied = here.any(axis=0)
+    neutral = occupied & (owner == 0) & (strength > 0)
+    damage += np.where(neutral, strength, 0)
+    hit = here & (contact | neutral)
 
-    # Steps 4 and 5: destruction, the neutral cells' loss, the new grid. The piece
-    # lists become the new grids: a cell with no piece keeps its neutral strength; a
-    # cell whose pieces were all destroyed becomes neutral with what the neutral
-    # strength kept (0 where it was owned). A cell changes hands only where a piece
-    # was destroyed or a piece entered a neutral cell.
-    def left(i: int) -> int:
-        if owner[i]:
-            return 0
-        rest = strength[i] - neutral_damage.get(i, 0)
-        return rest if rest > 0 else 0
+    # Steps 4 and 5: destruction, the neutral cells' loss, the new grids. At most one
+    # seat survives on a cell: pieces sharing a cell each take the others' strength.
+    destroyed = hit & (damage >= piece)
+    alive = here & ~destroyed
+    survivor = alive.argmax(axis=0)
+    new_owner = np.where(alive.any(axis=0), survivor + 1, 0)
+    left = np.where(owner > 0, 0, np.maximum(strength - np.where(neutral, piece.sum(axis=0), 0), 0))
+    new_strength = np.where(
+        new_owner > 0, piece[survivor, cells] - damage[survivor, cells] * hit[survivor, cells],
+        np.where(occupied, left, strength),
+    )  # fmt: skip
 
-    contested = pieces.contested
-    hits: list[tuple[int, int, int, bool]] = []
-    for (i, seat), damage in hit.items():
-        single = on[i] > 0
-        value = value_of[i] if single else contested[i][seat]
-        destroyed = damage >= value
-        hits.append((i, seat, damage, destroyed))
-        if not destroyed:
-            if single:
-                value_of[i] = value - damage
-            else:
-                contested[i][seat] = value - damage
-        elif single:
-            on[i] = 0
-            value_of[i] = left(i)
-        else:
-            del contested[i][seat]
-    for i, strengths in contested.items():
-        # At most one seat survives on a cell: each took at least the other's strength.
-        on[i], value_of[i] = next(iter(strengths.items())) if strengths else (0, left(i))
-    new_owner, new_strength = on, value_of
-    hits.sort()
-    for i, seat, damage, _ in hits:
-        events.append(
-            {"type": "damage", "seat": seat, "at": [i % width, i // width], "damage": damage,
-             "t_ms": DAMAGE_MS, "duration_ms": DAMAGE_DURATION_MS}
-        )  # fmt: skip
-    for i, seat, _, destroyed in hits:
-        if destroyed:
-            entered.add(i)
-            events.append(
-                {"type": "destroyed", "seat": seat, "at": [i % width, i // width],
-                 "t_ms": DESTROYED_MS, "duration_ms": DESTROYED_DURATION_MS}
-            )  # fmt: skip
-    for i in sorted(entered):
-        if new_owner[i] != owner[i]:
-            events.append(
-                {"type": "captured", "at": [i % width, i // width], "owner": new_owner[i],
-                 "previous": owner[i], "t_ms": CAPTURED_MS, "duration_ms": CAPTURED_DURATION_MS}
-            )  # fmt: skip
+    events = _events(width, movers, mover_seat, targets, mover_dir, mover_value)
+    events += _contact_events(width, merged, total, hit, damage, destroyed)
+    changed = np.flatnonzero(new_owner != owner)
+    events += [
+        {"type": "captured", "at": [x, y], "owner": o, "previous": p, "t_ms": CAPTURED_MS,
+         "duration_ms": CAPTURED_DURATION_MS}
+        for x, y, o, p in zip(
+            (changed % width).tolist(), (changed // width).tolist(),
+            new_owner[changed].tolist(), owner[changed].tolist(), strict=True,
+        )
+    ]  # fmt: skip
 
-    packed = bytes(new_owner)
-    territory = [0] + [packed.count(s) for s in range(1, seats + 1)]
+    territory = np.bincount(new_owner, minlength=seats + 1).tolist()
     new = State(
-        state.seed, width, height, new_owner, new_strength, production, seats, state.turn + 1,
+        state.seed, width, height, new_owner.tolist(), new_strength.tolist(), state.production,
+        seats, state.turn + 1,
         [t + territory[s] for s, t in enumerate(state.territory_total, start=1)],
         state.eliminated[:],
     )  # fmt: skip
@@ -234,69 +184,60 @@ def resolve(state: State, moves: dict[int, int]) -> tuple[State, list[Event]]:
     return new, events
 
 
-def _damage(
-    state: State, pieces: _Pieces, entered: set[int]
-) -> tuple[dict[tuple[int, int], int], dict[int, int]]:
-    """Step 3: the damage each piece takes (`hit[(cell, seat)]`; a piece that is hit at
-    all has an entry, even of 0) and the damage each neutral cell takes.
+def _by_cell(table: Bools) -> tuple[Ints, Ints]:
+    """The (cell, row) of every true entry of a (seat row, cell) table, ordered by cell
+    and then row (a stable sort of the row-major order by cell)."""
+    found = np.flatnonzero(table)
+    row, cell = np.divmod(found, table.shape[1])
+    order = np.argsort(cell, kind="stable")
+    return cell[order], row[order]
 
-    Two pieces of different seats hit each other when they share a cell or are
-    orthogonal neighbours. Pairs on neighbouring cells are found once each, from the
-    west or north cell of the pair (looking east and south); a contested cell is rare
-    and handled on its own with all its pairs. Only a cell a piece `entered` can have
-    neutral strength under a piece.
-    """
-    strength = state.strength
-    step = neighbours(state.width, state.height)
-    east, south = step[2], step[3]
-    on, value_of, contested = pieces.seat, pieces.value, pieces.contested
-    hit: dict[tuple[int, int], int] = {}
-    get = hit.get
-    for i in pieces.cells:
-        seat = on[i]
-        if seat < 0:
-            continue
-        c = east[i]
-        other = on[c]
-        if other != seat and other > 0:
-            get_c, get_i = (c, other), (i, seat)
-            hit[get_c] = get(get_c, 0) + value_of[i]
-            hit[get_i] = get(get_i, 0) + value_of[c]
-        c = south[i]
-        other = on[c]
-        if other != seat and other > 0:
-            get_c, get_i = (c, other), (i, seat)
-            hit[get_c] = get(get_c, 0) + value_of[i]
-            hit[get_i] = get(get_i, 0) + value_of[c]
-    for i, strengths in contested.items():
-        here = list(strengths.items())
-        for s, value in here:
-            for t, _ in here:
-                if t != s:
-                    hit[i, t] = get((i, t), 0) + value
-        for direction in (1, 2, 3, 4):
-            c = step[direction][i]
-            other = on[c]
-            if other > 0:
-                there = [(other, value_of[c])]
-            elif other < 0 and direction in (2, 3):
-                there = list(contested[c].items())
-            else:
-                continue  # nobody there, or a contested cell to the north or west, which
-                # handles this pair as its south or east neighbour
-            for s, value in here:
-                for t, their_value in there:
-                    if t != s:
-                        hit[c, t] = get((c, t), 0) + value
-                        hit[i, s] = get((i, s), 0) + their_value
-    neutral_damage: dict[int, int] = {}
-    for i in entered:
-        if strength[i]:
-            held = [(on[i], value_of[i])] if on[i] > 0 else list(contested[i].items())
-            for seat, value in held:
-                hit[i, seat] = get((i, seat), 0) + strength[i]
-                neutral_damage[i] = neutral_damage.get(i, 0) + value
-    return hit, neutral_damage
+
+def _events(
+    width: int, movers: Ints, seat: Ints, targets: Ints, direction: Ints, value: Ints
+) -> list[Event]:
+    """The move events, in row-major order of the cells left."""
+    return [
+        {"type": "move", "seat": s, "from": [x, y], "to": [tx, ty], "direction": d,
+         "strength": v, "t_ms": MOVE_MS, "duration_ms": MOVE_DURATION_MS}
+        for s, x, y, tx, ty, d, v in zip(
+            seat.tolist(), (movers % width).tolist(), (movers // width).tolist(),
+            (targets % width).tolist(), (targets // width).tolist(), direction.tolist(),
+            value.tolist(), strict=True,
+        )
+    ]  # fmt: skip
+
+
+def _contact_events(
+    width: int, merged: Bools, total: Ints, hit: Bools, damage: Ints, destroyed: Bools
+) -> list[Event]:
+    """Merges, then damage, then destructions, each in order of (cell, seat)."""
+    cell, row = _by_cell(merged)
+    seat = row + 1
+    totals = total[row, cell]
+    lost = np.maximum(totals - MAX_STRENGTH, 0)
+    events = [
+        {"type": "merge", "seat": s, "at": [x, y], "strength": t - k, "lost": k,
+         "t_ms": MERGE_MS, "duration_ms": MERGE_DURATION_MS}
+        for s, x, y, t, k in zip(
+            seat.tolist(), (cell % width).tolist(), (cell // width).tolist(), totals.tolist(),
+            lost.tolist(), strict=True,
+        )
+    ]  # fmt: skip
+    cell, row = _by_cell(hit)
+    xs, ys, seats = (cell % width).tolist(), (cell // width).tolist(), (row + 1).tolist()
+    events += [
+        {"type": "damage", "seat": s, "at": [x, y], "damage": d, "t_ms": DAMAGE_MS,
+         "duration_ms": DAMAGE_DURATION_MS}
+        for s, x, y, d in zip(seats, xs, ys, damage[row, cell].tolist(), strict=True)
+    ]  # fmt: skip
+    events += [
+        {"type": "destroyed", "seat": s, "at": [x, y], "t_ms": DESTROYED_MS,
+         "duration_ms": DESTROYED_DURATION_MS}
+        for s, x, y, gone in zip(seats, xs, ys, destroyed[row, cell].tolist(), strict=True)
+        if gone
+    ]  # fmt: skip
+    return events
 
 
 def _finish(new: State, old: State, territory: list[int], events: list[Event]) -> None:
