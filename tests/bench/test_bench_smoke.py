@@ -102,6 +102,31 @@ def test_the_scale_bench_drives_matches_through_the_whole_stack(database: str) -
     assert only["turns_resolved"] > 0
 
 
+def test_the_scale_bench_at_correspondence_pace_times_the_push_channel(database: str) -> None:
+    figures = run(
+        "scale.py",
+        "--matches", "3", "--seconds", "5", "--visit", "1", "--push-pages", "4",
+        "--clients", "2", "--gunicorn-workers", "1", "--worker-concurrency", "1",
+        "--workers", "1", "--webs", "1", "2",
+        "--database", database, "--keep", migrated=database,
+    )  # fmt: skip
+    assert [(r["worker_processes"], r["web_processes"]) for r in figures["runs"]] == [
+        (1, 1),
+        (1, 2),
+    ]
+    for each in figures["runs"]:
+        assert each["errors"] == 0, each["error_samples"]
+        assert each["polls_per_s"] == 0  # people who come back, not pollers
+        assert each["turns_resolved"] > 0
+        push = each["push"]
+        assert push["pages_connected"] == 4 and push["connect_failures"] == 0
+        assert push["turn_events_timed"] > 0 and push["fanout_ms"]["median"] > 0
+        # Every process kind that does a turn's work is seen spending CPU on it.
+        for kind in ("web", "worker", "push", "postgres"):
+            assert each["processes_seen"][kind] > 0, kind
+            assert each["cpu_ms_per_turn"][kind] > 0, kind
+
+
 def test_the_halite_frames_bench_times_a_turn_playing_in_chromium() -> None:
     chromium = os.environ.get("HELIUM3_CHROMIUM", "/usr/bin/chromium")
     if not Path(chromium).exists():
