@@ -14,6 +14,7 @@ from engine.helium3 import timing
 from engine.helium3.board import (
     DELTAS,
     DIRECTION_OF,
+    DIRECTIONS,
     cheb,
     closest_direction,
     free_path,
@@ -22,7 +23,7 @@ from engine.helium3.board import (
     shortest_path,
 )
 from engine.helium3.orders import MISSILE_RANGE, MOVE_RANGE, Action, Cell, Orders
-from engine.helium3.state import State
+from engine.helium3.state import Derived, State
 
 Event = dict[str, Any]
 
@@ -32,6 +33,11 @@ DROP_CENTRE_PARTS = 750
 DROP_PARTS = 3550  # 8 * 350 + 750
 WEAPON_OF = {"arm_missile": "missile", "arm_laser": "laser"}
 WEAPON_ACTIONS = frozenset({"fire_missile", "fire_laser", "kamikaze"})
+STEP_MS = timing.STEP_MS
+TURN_MS: dict[tuple[str, str], int] = {
+    (a, b): rotation_steps(a, b) * timing.TURN_STEP_MS for a in DIRECTIONS for b in DIRECTIONS
+}
+"""How long a robot facing one way takes to turn to face another."""
 
 
 class Turn:
@@ -41,6 +47,11 @@ class Turn:
     error messages are class attributes, its rules overridden methods.
     """
 
+    __slots__ = (
+        "state", "helium_shared", "width", "height", "index", "occ", "living", "copied",
+        "events", "start", "end",
+    )  # fmt: skip
+
     noun: ClassVar[str] = "Robot"
     move_range: ClassVar[dict[str, int]] = MOVE_RANGE
     missile_range: ClassVar[int] = MISSILE_RANGE
@@ -49,14 +60,18 @@ class Turn:
 
     def __init__(self, state: State) -> None:
         # The helium grid is copied only when the turn first changes it (`helium`).
-        self.state = state.copy(helium=state.helium)
+        self.state = new = state.copy(helium=state.helium)
         self.helium_shared = True
         self.width = state.width
         self.height = state.height
-        robots = self.state.robots
-        self.index = self.state.index
-        w = self.width
-        self.occ = {r.y * w + r.x: i for i, r in enumerate(robots) if r.alive}
+        self.index = new.index
+        known = state.derived()
+        if known is not None:
+            self.occ = dict(known.occupancy)
+            self.living = known.living
+        else:
+            self.occ = state.occupancy()
+            self.living = None
         self.copied: set[int] = set()
         self.events: list[Event] = []
         self.start = 0  # when the next action begins
@@ -71,10 +86,13 @@ class Turn:
 
     def mut(self, i: int) -> Any:
         """The robot at index i, copied before its first change in this turn."""
-        if i not in self.copied:
-            self.state.robots[i] = self.state.robots[i].copy()
-            self.copied.add(i)
-        return self.state.robots[i]
+        robots = self.state.robots
+        copied = self.copied
+        if i in copied:
+            return robots[i]
+        copied.add(i)
+        robots[i] = robot = robots[i].copy()
+        return robot
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -200,11 +218,17 @@ class Turn:
         return t + duration
 
     def walk(self, i: int, path: list[Cell], t: int) -> int:
+        """Robot i walks `path`: a `moved` event for each straight run, each run after
+        the robot turns to face its way (`face`, written out here)."""
         if not path:
             return t
         robot = self.mut(i)
         w = self.width
-        del self.occ[robot.y * w + robot.x]
+        occ = self.occ
+        events = self.events
+        del occ[robot.y * w + robot.x]
+        robot_id = robot.id
+        facing = robot.facing
         run: list[list[int]] = []
         heading = ""
         x, y = robot.x, robot.y
@@ -212,15 +236,29 @@ class Turn:
             step = DIRECTION_OF[(cx - x, cy - y)]
             if step != heading:
                 if run:
-                    t = self._moved(robot.id, run, t)
+                    duration = len(run) * STEP_MS
+                    events.append({"type": "moved", "t_ms": t, "duration_ms": duration,
+                                   "robot": robot_id, "path": run})  # fmt: skip
+                    t += duration
                     run = []
-                t = self.face(i, step, t)
+                if step != facing:
+                    duration = TURN_MS[facing, step]
+                    events.append({"type": "turned", "t_ms": t, "duration_ms": duration,
+                                   "robot": robot_id, "from": facing, "to": step})  # fmt: skip
+                    t += duration
+                    facing = step
                 heading = step
             run.append([cx, cy])
             x, y = cx, cy
-        t = self._moved(robot.id, run, t)
+        duration = len(run) * STEP_MS
+        events.append({"type": "moved", "t_ms": t, "duration_ms": duration,
+                       "robot": robot_id, "path": run})  # fmt: skip
+        t += duration
+        if t > self.end:
+            self.end = t
+        robot.facing = facing
         robot.x, robot.y = x, y
-        self.occ[y * w + x] = i
+        occ[y * w + x] = i
         return t
 
     def _moved(self, robot_id: str, run: list[list[int]], t: int) -> int:
@@ -402,6 +440,7 @@ class Turn:
         robot = self.mut(j)
         del self.occ[robot.y * self.width + robot.x]
         robot.alive = False
+        self.living = None  # its seat may have no robot left
         robot.armed = None
         robot.shield = False
         robot.deflect = None
@@ -456,6 +495,7 @@ def resolve_with(
     turn = perform_orders(turn_class, state, orders)
     turn_ms = max(turn.end, timing.MIN_TURN_MS)
     new = turn.state
+    new._derived = Derived(new.robots[:], turn.occ, turn.living)
     new.turn += 1
     new.clock_ms += turn_ms
     return new, turn.events, turn_ms

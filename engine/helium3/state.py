@@ -58,6 +58,22 @@ class Robot:
         }  # fmt: skip
 
 
+class Derived:
+    """What the turn that made a state knew of its robots, for the next turn to take
+    instead of working it out again: the robots as they were then, the occupancy
+    (cell index -> position in `robots`) of the living ones, and the living seats
+    (None until known). It holds while the state's robots still equal those."""
+
+    __slots__ = ("robots", "occupancy", "living")
+
+    def __init__(
+        self, robots: list[Robot], occupancy: dict[int, int], living: list[int] | None
+    ) -> None:
+        self.robots = robots
+        self.occupancy = occupancy
+        self.living = living
+
+
 @dataclass(slots=True)
 class State:
     """A whole match position. `helium` is flat: cell (x, y) is `helium[y * width + x]`."""
@@ -79,6 +95,8 @@ class State:
     # Derived lookups shared between copies: robot id -> list index never changes
     # within a match (robots keep their place in the list, destroyed ones included).
     _index: dict[str, int] | None = field(default=None, repr=False, compare=False)
+    # What the turn that made this state knew of it (`Derived`); never copied.
+    _derived: Derived | None = field(default=None, repr=False, compare=False, kw_only=True)
 
     @property
     def seats(self) -> list[int]:
@@ -101,9 +119,32 @@ class State:
             self._index = {r.id: i for i, r in enumerate(self.robots)}
         return self._index
 
+    def derived(self) -> Derived | None:
+        """What the turn that made this state knew of it, while its robots are unchanged
+        (robots are values: one is changed by putting a changed copy in its place)."""
+        known = self._derived
+        if known is not None and known.robots == self.robots:
+            return known
+        return None
+
+    def occupancy(self) -> dict[int, int]:
+        """A new dict of cell index (`y * width + x`) -> position in `robots` of every
+        living robot."""
+        known = self.derived()
+        if known is not None:
+            return dict(known.occupancy)
+        w = self.width
+        return {r.y * w + r.x: i for i, r in enumerate(self.robots) if r.alive}
+
     def living_seats(self) -> list[int]:
+        known = self.derived()
+        if known is not None and known.living is not None:
+            return known.living[:]
         alive = {r.seat for r in self.robots if r.alive}
-        return [s for s in self.money if s in alive]
+        living = [s for s in self.money if s in alive]
+        if known is not None:
+            known.living = living[:]
+        return living
 
     def robot(self, robot_id: str) -> Robot | None:
         for r in self.robots:
