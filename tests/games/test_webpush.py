@@ -33,11 +33,11 @@ from django.conf import settings
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
-from site_support import client_for
+from site_support import client_for, drain
 
 from games import catalog, services
 from games.errors import ServiceError
-from games.models import Match, Notification, NotificationKind
+from games.models import Match, Notification, NotificationKind, Turn
 from games.webpush.endpoints import endpoint_check
 from games.webpush.keys import vapid_current
 from games.webpush.models import PushNotice, PushSubscription, VapidKey
@@ -296,6 +296,37 @@ def test_a_player_who_never_opted_in_gets_no_row(player, opponent, subscribed):
     match = started_match(opponent, player)  # the opponent moves first: their turn
     assert not PushNotice.objects.exists()
     assert Notification.objects.filter(user=opponent, match=match, kind="your_turn").exists()
+
+
+def test_in_a_game_played_at_once_an_away_player_is_pushed_once_until_they_come_back(
+    player, subscribed, push_service
+):
+    """Every Halite turn is every seat's: the email's rule, one reminder while away."""
+    match = services.match_create(
+        creator=player,
+        seat_count=2,
+        turn_seconds=3600,
+        ruleset="halite",
+        options={"width": 10, "height": 10},
+        bots=["grower"],
+    )
+
+    def push_this_turn() -> bool:
+        notice = PushNotice.objects.get(user=player, match=match, turn_number=match.turn_number)
+        return webpush_send(notice_id=notice.pk, now=notice.send_after)
+
+    def pass_the_turn() -> None:
+        turn = Turn.objects.get(match=match, number=match.turn_number)
+        services.clock_sweep(now=turn.deadline_at + timedelta(seconds=1))
+        drain(match, emails=False)
+
+    assert push_this_turn() is True
+    pass_the_turn()
+    assert push_this_turn() is False  # still away: told already
+    services.seat_seen(match=match, user_id=player.pk)  # back on the page...
+    pass_the_turn()
+    assert push_this_turn() is True  # ...and away again: told once more
+    assert [r.payload["turn"] for r in push_service.received] == [0, match.turn_number]
 
 
 @pytest.mark.parametrize("gone", [404, 410])
