@@ -141,6 +141,14 @@ class Channel:
         if self._gone is not None:
             self.loop.call_soon_threadsafe(self._gone.set)
         self.thread.join(10)
+        # The hub's own tasks outlive the page (a web process's loop runs on): end
+        # them, so that its database threads stop and close their connections
+        # rather than hold one each until the tests end.
+        left = asyncio.all_tasks(self.loop)
+        for task in left:
+            task.cancel()
+        if left:
+            self.loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
         self.loop.close()
 
 
