@@ -179,9 +179,19 @@ def pass_turn(match: Any) -> None:
 class SocketChannel:
     """/push/ read from a real server over HTTP/1.1 (a uvicorn process)."""
 
-    def __init__(self, port: int, *, match: int, last_event_id: str | None = None) -> None:
+    def __init__(
+        self,
+        port: int,
+        *,
+        match: int | None = None,
+        last_event_id: str | None = None,
+        watch: bool = False,
+    ) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        lines = [f"GET /push/?match={match} HTTP/1.1", f"Host: 127.0.0.1:{port}"]
+        query = urlencode(
+            {**({"match": match} if match is not None else {}), **({"watch": 1} if watch else {})}
+        )
+        lines = [f"GET /push/?{query} HTTP/1.1", f"Host: 127.0.0.1:{port}"]
         if last_event_id:
             lines.append(f"Last-Event-ID: {last_event_id}")
         self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())

@@ -110,3 +110,32 @@ def test_two_web_processes_deliver_the_same_events(web_processes: list[int]) -> 
     finally:
         for channel in channels:
             channel.close()
+
+
+def test_two_web_processes_tell_the_watch_page_the_same_list(web_processes: list[int]) -> None:
+    from games.push.reads import watch_rows, watch_version
+
+    player = UserFactory(username="two-web-watch")
+    match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["random"])
+    channels = [SocketChannel(port, watch=True) for port in web_processes]
+    try:
+        first = [c.events(1) for c in channels]
+        assert all(c.status == 200 for c in channels)
+        assert first[0] and first[0][0].raw == first[1][0].raw
+        pass_turn(match)  # rung here only; the processes' sweeps are out of reach
+        latest = watch_version(watch_rows())
+        assert latest != first[0][0].data["version"]
+        told = []
+        for channel in channels:
+            events: list[Any] = []
+            deadline = time.monotonic() + 10
+            while not events or events[-1].data["version"] != latest:
+                more = channel.events(1, timeout=max(0.0, deadline - time.monotonic()))
+                assert more, f"a web process never told the list {latest}: {events}"
+                events += more
+            assert {e.kind for e in events} == {"watch"}
+            told.append(events[-1].raw)
+        assert told[0] == told[1]
+    finally:
+        for channel in channels:
+            channel.close()
