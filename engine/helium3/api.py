@@ -63,7 +63,8 @@ def parse_orders(state: State, data: Any) -> Orders:
 
 def play(state: State, orders: Orders) -> tuple[State, list[Event], int]:
     """Resolve typed orders on a typed state (the fast path used by bots and benches)."""
-    check_turn(state, orders.seat, orders.turn)
+    if state.over or orders.seat != state.to_move or orders.turn != state.turn:
+        check_turn(state, orders.seat, orders.turn)  # raises the error that applies
     return resolve(state, orders)
 
 

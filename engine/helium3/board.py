@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections import deque
-from collections.abc import Container, Iterable
+from collections.abc import Container
 
 DIRECTIONS: tuple[str, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 DELTAS: dict[str, tuple[int, int]] = {
@@ -60,6 +59,53 @@ def closest_direction(dx: int, dy: int, prefer: tuple[str, ...] = DIRECTIONS) ->
     return best
 
 
+class Grid:
+    """Tables of one board size: each cell's neighbours on the board (cell indexes
+    `y * width + x`, in N NE E SE S SW W NW order) and, made as first asked, each
+    cell's Chebyshev distance to every cell."""
+
+    __slots__ = ("width", "height", "neighbours", "_distances")
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(
+                (y + ey) * width + x + ex
+                for ex, ey in _DELTA_XY
+                if 0 <= x + ex < width and 0 <= y + ey < height
+            )
+            for y in range(height)
+            for x in range(width)
+        )
+        self._distances: list[bytes | None] = [None] * (width * height)
+
+    def distances(self, cell: int) -> bytes:
+        """The Chebyshev distance from `cell` to each cell, by index (at most 63 on a
+        board of at most 64 cells a side)."""
+        row = self._distances[cell]
+        if row is None:
+            y, x = divmod(cell, self.width)
+            across = [x - c if x >= c else c - x for c in range(self.width)]
+            made = bytearray()
+            for r in range(self.height):
+                down = y - r if y >= r else r - y
+                made.extend([down if down > a else a for a in across])
+            row = self._distances[cell] = bytes(made)
+        return row
+
+
+_GRIDS: dict[tuple[int, int], Grid] = {}
+
+
+def grid(width: int, height: int) -> Grid:
+    """The tables of a board size, made once per size (the same for every match)."""
+    found = _GRIDS.get((width, height))
+    if found is None:
+        found = _GRIDS[width, height] = Grid(width, height)
+    return found
+
+
 def free_distances(
     dest: int, start: int, width: int, height: int, blocked: Container[int], limit: int
 ) -> dict[int, int] | None:
@@ -71,31 +117,28 @@ def free_distances(
     explored; every cell on a shortest free path has its exact distance, which is all
     `shortest_path` reads.
     """
-    sy, sx = divmod(start, width)
+    tables = grid(width, height)
+    neighbours = tables.neighbours
+    to_start = tables.distances(start)
     dist = {dest: 0}
-    frontier = deque((dest,))
-    pop, push = frontier.popleft, frontier.append
-    while frontier:
-        cell = pop()
-        d = dist[cell]
-        if d >= limit:
-            break
-        cy, cx = divmod(cell, width)
-        step = d + 1
+    frontier = [dest]
+    step = 0
+    # Level by level: the cells `step` away, each level's in the order found.
+    while frontier and step < limit:
+        step += 1
         budget = limit - step  # how far from `start` a next cell may be
-        for ex, ey in _DELTA_XY:
-            nx, ny = cx + ex, cy + ey
-            if not (0 <= nx < width and 0 <= ny < height):
-                continue
-            ax, ay = nx - sx, ny - sy
-            if (ax if ax >= 0 else -ax) > budget or (ay if ay >= 0 else -ay) > budget:
-                continue
-            n = ny * width + nx
-            if n not in dist and (n == start or n not in blocked):
-                dist[n] = step
+        found: list[int] = []
+        for cell in frontier:
+            for n in neighbours[cell]:
+                if n in dist or to_start[n] > budget:
+                    continue
                 if n == start:
+                    dist[n] = step
                     return dist
-                push(n)
+                if n not in blocked:
+                    dist[n] = step
+                    found.append(n)
+        frontier = found
     return None
 
 
@@ -187,30 +230,6 @@ def free_path(dx: int, dy: int, facing: str) -> tuple[tuple[int, int], ...]:
         steps = tuple((x - r, y - r) for x, y in path)
         _FREE_PATHS[key] = steps
     return steps
-
-
-def route_blocked(sx: int, sy: int, tx: int, ty: int, cells: Iterable[int], width: int) -> bool:
-    """Whether any of `cells` (indexes) lies on some Chebyshev-shortest route from s to t.
-
-    If none does, free distance equals Chebyshev distance along every shortest route.
-    """
-    total = cheb(sx, sy, tx, ty)
-    for c in cells:
-        x, y = c % width, c // width
-        a, b = sx - x, sy - y
-        if a < 0:
-            a = -a
-        if b < 0:
-            b = -b
-        d = a if a > b else b
-        a, b = x - tx, y - ty
-        if a < 0:
-            a = -a
-        if b < 0:
-            b = -b
-        if d + (a if a > b else b) == total:
-            return True
-    return False
 
 
 def on_shortest_route(sx: int, sy: int, tx: int, ty: int, x: int, y: int) -> bool:

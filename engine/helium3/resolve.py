@@ -12,14 +12,15 @@ from typing import Any, ClassVar, TypeVar
 from engine.errors import OrdersError, ShapeError
 from engine.helium3 import timing
 from engine.helium3.board import (
+    _FREE_PATHS,
     DELTAS,
     DIRECTION_OF,
     DIRECTIONS,
     cheb,
     closest_direction,
     free_path,
+    grid,
     rotation_steps,
-    route_blocked,
     shortest_path,
 )
 from engine.helium3.orders import MISSILE_RANGE, MOVE_RANGE, Action, Cell, Orders
@@ -34,6 +35,7 @@ DROP_PARTS = 3550  # 8 * 350 + 750
 WEAPON_OF = {"arm_missile": "missile", "arm_laser": "laser"}
 WEAPON_ACTIONS = frozenset({"fire_missile", "fire_laser", "kamikaze"})
 STEP_MS = timing.STEP_MS
+ARM_MS = timing.ARM_MS
 TURN_MS: dict[tuple[str, str], int] = {
     (a, b): rotation_steps(a, b) * timing.TURN_STEP_MS for a in DIRECTIONS for b in DIRECTIONS
 }
@@ -109,6 +111,8 @@ class Turn:
         """Raise unless the action is legal now; returns the path it will walk."""
         robot = self.state.robots[i]
         kind = action.type
+        if kind not in WEAPON_ACTIONS:
+            return self.check_path(action, robot.x, robot.y, robot.facing, i, n)
         if kind == "fire_missile":
             if robot.armed != "missile":
                 raise OrdersError("not_armed", f"{self.noun} {robot.id} has no missile armed.", n)
@@ -129,27 +133,31 @@ class Turn:
             if robot.armed != "laser":
                 raise OrdersError("not_armed", f"{self.noun} {robot.id} has no laser armed.", n)
             return []
-        if kind == "kamikaze":
-            return []
-        return self.check_path(action, robot.x, robot.y, robot.facing, i, n)
+        return []  # a kamikaze
 
     def check_path(
         self, action: Action, sx: int, sy: int, facing: str, i: int, n: int
     ) -> list[Cell]:
         reach = self.move_range[action.type]
         dest = action.to if action.to is not None else (sx, sy)
-        if not self.on_board(dest):
-            raise OrdersError("off_board", f"Cell {list(dest)} is off the board.", n)
         tx, ty = dest
-        d = cheb(sx, sy, tx, ty)
+        w = self.width
+        h = self.height
+        if not (0 <= tx < w and 0 <= ty < h):
+            raise OrdersError("off_board", f"Cell {list(dest)} is off the board.", n)
+        dx = tx - sx
+        dy = ty - sy
+        d = dx if dx >= 0 else -dx
+        if dy > d or -dy > d:
+            d = dy if dy >= 0 else -dy
         if d > reach:
             raise OrdersError(
                 "out_of_range",
                 f"A {action.type} moves at most {reach} cells; {list(dest)} is {d} away.",
                 n,
             )
-        w = self.width
-        other = self.occ.get(ty * w + tx)
+        occ = self.occ
+        other = occ.get(ty * w + tx)
         if other is not None and other != i:
             who = self.state.robots[other].id
             raise OrdersError("occupied", f"{self.noun} {who} stands on {list(dest)}.", n)
@@ -159,10 +167,9 @@ class Turn:
             return []
         # The path nothing is in the way of, when its cells are free and on the board
         # (`free_path`); else the search around what stands in the way.
-        occ = self.occ
-        h = self.height
         free: list[Cell] = []
-        for ox, oy in free_path(tx - sx, ty - sy, facing):
+        steps = _FREE_PATHS.get((dx, dy, facing)) or free_path(dx, dy, facing)
+        for ox, oy in steps:
             x, y = sx + ox, sy + oy
             if not (0 <= x < w and 0 <= y < h):
                 break
@@ -172,9 +179,17 @@ class Turn:
             free.append((x, y))
         else:
             return free
-        others = [c for c, j in self.occ.items() if j != i]
-        near = route_blocked(sx, sy, tx, ty, others, w)
-        path = shortest_path(sx, sy, tx, ty, facing, w, self.height, self.occ, reach, near)
+        # Whether another robot stands on some Chebyshev-shortest route: then free
+        # distances are searched for; else they are the Chebyshev distances.
+        tables = grid(w, h)
+        from_start = tables.distances(sy * w + sx)
+        to_dest = tables.distances(ty * w + tx)
+        near = False
+        for c, j in occ.items():
+            if j != i and from_start[c] + to_dest[c] == d:
+                near = True
+                break
+        path = shortest_path(sx, sy, tx, ty, facing, w, h, occ, reach, near)
         if path is None:
             raise OrdersError(
                 "blocked", f"No path of free cells {reach} steps long reaches {list(dest)}.", n
@@ -274,14 +289,18 @@ class Turn:
         robot.armed = None
         robot.shield = False
         robot.deflect = None
-        t = self.walk(i, path, t)
+        if path:
+            t = self.walk(i, path, t)
         kind = action.type
         if kind == "mine":
             self.mine(i, t)
         elif kind in WEAPON_OF:
-            robot.armed = WEAPON_OF[kind]
-            self.emit({"type": "armed", "t_ms": t, "duration_ms": timing.ARM_MS,
-                       "robot": robot.id, "weapon": robot.armed})  # fmt: skip
+            robot.armed = weapon = WEAPON_OF[kind]
+            self.events.append({"type": "armed", "t_ms": t, "duration_ms": ARM_MS,
+                                "robot": robot.id, "weapon": weapon})  # fmt: skip
+            t += ARM_MS
+            if t > self.end:
+                self.end = t
         elif kind == "shield":
             robot.shield = True
             robot.deflect = action.deflect
@@ -493,7 +512,7 @@ def resolve_with(
     """The turn's actions performed by `turn_class` and the clock moved on; passing
     the move on (or ending the match) is left to the ruleset."""
     turn = perform_orders(turn_class, state, orders)
-    turn_ms = max(turn.end, timing.MIN_TURN_MS)
+    turn_ms = turn.end if turn.end > timing.MIN_TURN_MS else timing.MIN_TURN_MS
     new = turn.state
     new._derived = Derived(new.robots[:], turn.occ, turn.living)
     new.turn += 1
@@ -510,8 +529,9 @@ def perform_orders(turn_class: type[TurnT], state: State, orders: Orders) -> Tur
     judged on the board the seat believes in, and an action that reality then makes
     impossible is skipped instead.
     """
-    indexes = _indexes(state, orders, turn_class.noun)
-    on_belief = _needs_belief(state, orders)
+    many = len(orders.actions)
+    indexes = _indexes(state, orders, turn_class.noun) if many else []
+    on_belief = many > 1 and _needs_belief(state, orders)
     if on_belief:
         _run(turn_class, masked(state, orders.seat), orders, indexes, lenient=False)
     turn = _run(turn_class, state, orders, indexes, lenient=on_belief)
@@ -603,10 +623,13 @@ def _advance(state: State, events: list[Event], turn_ms: int) -> None:
 
 def next_seat(state: State, living: list[int]) -> int:
     """The first seat after the one to move, in seat order, that still has robots."""
-    seats = state.seats
-    k = seats.index(state.to_move) if state.to_move in seats else -1
-    for step in range(1, len(seats) + 1):
-        candidate = seats[(k + step) % len(seats)]
+    seats = list(state.money)
+    to_move = state.to_move
+    k = seats.index(to_move) + 1 if to_move in state.money else 0
+    for candidate in seats[k:]:
+        if candidate in living:
+            return candidate
+    for candidate in seats[:k]:
         if candidate in living:
             return candidate
     raise AssertionError("no living seat")  # the callers end the match before that
