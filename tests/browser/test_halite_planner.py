@@ -62,7 +62,7 @@ SLIDING = """() => {
   const still = document.querySelector('#board-wrap canvas.hl-overlay.hl-still');
   const group = document.querySelector('#board-wrap svg.board g.hl-pieces');
   return cap && cap.textContent.startsWith('Turn 0 plays') && moving && still
-    && +moving.dataset.moving >= 3 && group.getAttribute('visibility') === 'hidden'
+    && +moving.dataset.moving >= 3 && group.getAttribute('opacity') === '0'
     && !document.querySelector('#board-wrap .hl-piece[style]')
     && status.textContent.startsWith('Showing turn 0');
 }"""

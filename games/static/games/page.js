@@ -50,6 +50,11 @@
                             viewer's orders are in, so the page polls again soon.
      drawPlan()             optional: draws the plan on a board swapped in or
                             left by a movie.
+     putBoard(now, svg)     optional: changes the board shown (`now`) in place into
+                            the server's `svg` (not in the page; left as it is),
+                            so that only what differs is restyled; true when done,
+                            false to have the board put in anew. The replay page's
+                            hooks may have it too.
      onSettled()            optional: an htmx request settled with nothing to play.
      afterSent()            optional: the first poll after orders were accepted
                             settled with nothing to play (a step's new board).
@@ -103,6 +108,14 @@
     if (!movie || !$("template.mv-start", movie)) return null;
     var holder = movie.cloneNode(true); movie.replaceChildren();
     return holder;
+  }
+  /* Board `svg` (a template's, a fetched one: not in the page) shown in the board's box:
+     changed in place by the game's putBoard where it has one, else put in, a copy
+     of it unless `own`. */
+  function showBoard(wrap, svg, h, own) {
+    var now = wrap.firstElementChild;
+    if (h.putBoard && now && now !== svg && h.putBoard(now, svg)) return;
+    wrap.replaceChildren(own ? svg : svg.cloneNode(true));
   }
   function parseFragment(text) { var holder = document.createElement("div"); holder.innerHTML = text; return holder; }
 
@@ -221,7 +234,8 @@
     function putBoard(box) {
       var wrap = document.getElementById("board-wrap"), now = wrap && $("svg.board", wrap), next = $("svg.board", box);
       if (!wrap || (now && next && +next.dataset.turn < +now.dataset.turn)) return;  // older than the one shown
-      wrap.replaceChildren.apply(wrap, [].slice.call(box.childNodes));
+      if (next && box.children.length === 1) showBoard(wrap, next, hooks, true);
+      else wrap.replaceChildren.apply(wrap, [].slice.call(box.childNodes));
       if (onBoard) onBoard();
     }
     document.addEventListener("htmx:beforeSwap", function (e) {
@@ -334,12 +348,13 @@
     var tplStart = $("template.mv-start", holder), tplEnd = $("template.mv-end", holder);
     var data = JSON.parse($("script", holder).textContent), turns = data.turns;
     var wrap = $("#board-wrap"), saved = restoring ? wrap.firstElementChild : null;
+    if (saved && hooks.putBoard) saved = saved.cloneNode(true);  // the board shown changes in place
     // Turns this browser has shown already are not played again.
     var from = restoring ? null : seen(), k0 = 0;
     if (from !== null) while (k0 < turns.length && turns[k0].number < +from) k0++;
     var endSvg = tplEnd ? tplEnd.content.firstElementChild : saved;
     if (k0 >= turns.length) {
-      if (endSvg && !restoring && (hooks.unseenOnly || +endSvg.dataset.turn > +(wrap.firstElementChild && wrap.firstElementChild.dataset.turn))) wrap.replaceChildren(endSvg.cloneNode(true));
+      if (endSvg && !restoring && (hooks.unseenOnly || +endSvg.dataset.turn > +(wrap.firstElementChild && wrap.firstElementChild.dataset.turn))) showBoard(wrap, endSvg, hooks);
       drawPlan();
       return next();
     }
@@ -349,7 +364,7 @@
     // moment (it starts at the first turn unseen).
     if (hooks.unseenOnly) { turns = turns.slice(k0); k0 = 0; }
     if (!restoring && hooks.watch) document.documentElement.classList.add("watching");
-    wrap.replaceChildren(tplStart.content.firstElementChild.cloneNode(true));
+    showBoard(wrap, tplStart.content.firstElementChild, hooks);
     var following = !!hooks.follow && !restoring && !!$("#panel"), cap = $("#caption"), skip = $("#skip");
     if (following && !shown) beginShow();
     var movie = {turns: turns, data: data, from: k0};
@@ -362,7 +377,7 @@
     }, at: function (k, T, ended) {
       if (cap && cap.dataset.turn === String(turns[k].number)) setText(cap, caption(hooks, turns[k], toldBy(turns[k], T, ended)));
     }, done: function () {
-      if (endSvg) wrap.replaceChildren(endSvg === saved ? saved : endSvg.cloneNode(true));
+      if (endSvg) showBoard(wrap, endSvg, hooks, endSvg === saved);
       current = null;
       if (!restoring) markSeen();
       // The match's end, told after the last animation, stays said.
@@ -637,6 +652,7 @@
     var wrap = $("#board-wrap"), boards = {}, turnsOf = {}, asked = {}, want = N, player = null, shownK = N;
     boards[0] = $("#replay-start").content.firstElementChild;
     boards[N] = wrap.firstElementChild;
+    if (rh.putBoard) boards[N] = boards[N].cloneNode(true);  // the board shown changes in place
     /* Fetch turn k's fragment (the board before it and its events), once. */
     function load(k) {
       if (k < 0 || k >= N) return Promise.resolve();
@@ -664,7 +680,7 @@
       want = k; label(k);
       return load(k).then(function () {
         if (want !== k || !boards[k]) return;
-        wrap.replaceChildren(boards[k].cloneNode(true));
+        showBoard(wrap, boards[k], rh);
         shownK = k;
         setText(cap, k === 0 ? "The start, before turn 0." : k === N ? "The end of the match, after turn " + (N - 1) + "." : "The board after turn " + (k - 1) + ".");
         scores();

@@ -108,12 +108,14 @@
      several turns plays each on the board the one before left.
 
      The turn plays on two canvases over the board, not on the board's SVG: at its
-     first event the board's pieces are hidden (one change to the SVG for the whole
-     turn) and drawn once on the lower canvas, and the pieces the turn moves, the
+     first event the board's pieces are hidden (the opacity of their group: one element
+     restyled, where their visibility restyled each piece) and drawn once on the lower
+     canvas, and the pieces the turn moves, the
      paint of the cells changing hands and the effects are drawn on the upper one at
      each frame while something moves. A frame then costs a few canvas fills, however
      big the board: no element is restyled, laid out or repainted while the turn
-     plays. The server's board after the turn replaces the board and its canvases. */
+     plays. The server's board after the turn is put into the board (putBoard) and
+     its canvases go. */
   function Stage(board, onCount) {
     this.b = board; this.onCount = onCount || function () {};
     this.at = {};  // "x,y" -> [{el, seat, shape, ...}] pieces standing on the cell now
@@ -149,7 +151,7 @@
     this.unit = vb.width / a.width;  // a CSS pixel in board units (the effects' outlines)
     this.shapes = shapesOf(svg);
     var group = $("g.hl-pieces", svg);
-    if (group) group.setAttribute("visibility", "hidden");
+    if (group) group.setAttribute("opacity", "0");
     this.stillDrawn = false;
     return this.top;
   };
@@ -299,6 +301,81 @@
     }
     this.ask();
   };
+  /* ---- The server's next board, put into the one shown ---- */
+  /* The board shown becomes the server's `next` in place (page.js's putBoard hook):
+     its attributes, texts and paths, its pieces and the ghosts across the edges matched
+     by cell. Put in anew, a 50 x 50 board's thousand elements are all restyled and laid
+     out at a turn's first and last frames; changed in place, only the pieces the turn
+     changed are. What this script added (the turn's canvases, the plan, the paint, the
+     pointer's cell) goes, as it would with the board. */
+  function sameKind(a, b) {
+    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+    return a.nodeType !== 1 || a.getAttribute("class") === b.getAttribute("class");
+  }
+  function syncAttrs(a, b) {
+    var i, at, aa = a.attributes, ba = b.attributes, n = ba.length;
+    // Most are the same, in the same order: seen at once.
+    if (aa.length === n) {
+      for (i = 0; i < n && aa[i].name === ba[i].name && aa[i].value === ba[i].value; i++);
+      if (i === n) return;
+    }
+    for (i = a.attributes.length - 1; i >= 0; i--) {
+      at = a.attributes[i];
+      if (!b.hasAttributeNS(at.namespaceURI, at.localName)) a.removeAttributeNS(at.namespaceURI, at.localName);
+    }
+    for (i = 0; i < b.attributes.length; i++) {
+      at = b.attributes[i];
+      if (a.getAttributeNS(at.namespaceURI, at.localName) !== at.value) a.setAttributeNS(at.namespaceURI, at.name, at.value);
+    }
+  }
+  function cellKey(e) { return e.getAttribute("x") + "," + e.getAttribute("y"); }
+  /* A group of <use> (the pieces, the ghosts), matched by where they stand, in the
+     server's order: those in both walked side by side, what is gone taken out, what
+     is new put in at its place (a piece moved in the order is moved). */
+  function isUse(e) { return e.nodeType === 1 && e.localName === "use"; }
+  function morphUses(a, b) {
+    var at = a.firstChild, c, k, found, wanted = null, left = null, gone;
+    for (c = b.firstElementChild; c; c = c.nextElementSibling) {
+      k = cellKey(c);
+      while (at && (!isUse(at) || (cellKey(at) !== k && !(wanted || (wanted = keysIn(b)))[cellKey(at)]))) {
+        gone = at; at = at.nextSibling; a.removeChild(gone);
+      }
+      if (at && cellKey(at) === k) { syncAttrs(at, c); at = at.nextSibling; continue; }
+      if (!left) left = keysIn(a, at);
+      found = left[k];
+      if (found) { a.insertBefore(found, at); syncAttrs(found, c); } else a.insertBefore(c.cloneNode(true), at);
+    }
+    while (at) { gone = at; at = at.nextSibling; a.removeChild(gone); }
+  }
+  /* The <use> of `parent` from `from` on, by cell. */
+  function keysIn(parent, from) {
+    var out = {};
+    for (var e = from === undefined ? parent.firstChild : from; e; e = e.nextSibling) if (isUse(e)) out[cellKey(e)] = e;
+    return out;
+  }
+  function morph(a, b) {
+    syncAttrs(a, b);
+    var first = b.firstElementChild;
+    if (first && first.localName === "use") return morphUses(a, b);
+    var at = a.firstChild, c, found;
+    for (c = b.firstChild; c; c = c.nextSibling) {
+      for (found = at; found && !sameKind(found, c); ) found = found.nextSibling;
+      if (!found) { a.insertBefore(c.cloneNode(true), at); continue; }
+      while (at !== found) { var gone = at; at = at.nextSibling; a.removeChild(gone); }
+      if (c.nodeType === 1) morph(found, c); else if (found.nodeValue !== c.nodeValue) found.nodeValue = c.nodeValue;
+      at = found.nextSibling;
+    }
+    while (at) { var rest = at; at = at.nextSibling; a.removeChild(rest); }
+  }
+  function putBoard(now, next) {
+    var d = now.dataset, n = next.dataset;
+    if (!now.classList.contains("halite-board") || !n.width || d.width !== n.width || d.height !== n.height) return false;
+    var wrap = now.parentNode;
+    if (wrap) wrap.querySelectorAll("canvas.hl-overlay").forEach(function (c) { c.remove(); });
+    morph(now, next);
+    return true;
+  }
+
   /* ---- The planner: directions for the player's own pieces ---- */
   var planner = {on: false, seat: null, plan: {}, sel: {}, cursor: null};
   function ordersForm() { return $("#orders-form"); }
@@ -695,7 +772,8 @@
     follow: true,
     refresh: function () { seatKeys(); initPlanner(); },
     ordersBox: movesBox,
-    drawPlan: drawPlan
+    drawPlan: drawPlan,
+    putBoard: putBoard
   });
   if (started) {
     // The plan as the board holds it ({"x,y": direction}) and the pieces chosen: for
@@ -708,7 +786,8 @@
   if (replay) {
     mp.replay(replay, {
       stage: function (svg) { return new Stage(new Board(svg), function (count) { seatScores(replay, count); }); },
-      scores: function (svg) { seatScores(replay, new Board(svg).territory()); followFigures(+svg.dataset.turn); }
+      scores: function (svg) { seatScores(replay, new Board(svg).territory()); followFigures(+svg.dataset.turn); },
+      putBoard: putBoard
     });
   }
 })();
