@@ -30,6 +30,7 @@ def _sha(value: Any) -> str:
 PINNED: dict[str, tuple[int, str, str]] = {
     'halite/30x30, 4 seats': (150, '92a0b3cdb69e473f084570e3cd1dc996758ad5b8879fc3569021b4d521f97c0b', '97ebba82241d307ef4a78211de53f6a779ec977e04bfe1ef6b610823372075a2'),
     'halite/50x50, 6 seats': (150, '9729944910aac56328b6f6ea0221c30c604260be8a6e0e5fe06e3ecbd589dae5', 'a24056e9b42a744dd1a09163e8cb2dc1158e3551ac462409b3f38fe1cb91e01c'),
+    'halite/30x30, 4 seats, crowded': (220, '44fad4dbdd7d395d9f6dd7ec3af377bc677cbba0e75bb56e5b8a2624bdc13423', 'f2f573a751b0819dc502c92ae7f8fa7f4ebefa0a923de4786a3919269d964bae'),
     'skyport/generated, 4 seats': (87, '1264420b83235f6826de30f1d54285c1a9a379d359c32abda8fdb6af9a125aae', '4782ddc8e862765c17dce5980f9fc2b3def3fc21da51280fd6da11aeedcd2dd8'),
     'arena/hunters, 4 seats': (112, 'b339553efb091a22089ae842c0033e41a84ec703104a6573842ee9f2d94de10c', '686bf357bac8b29ca865c3d0da04265bf9be03118887f17b7ad91da83b424eba'),
     'helium3/random x4 whole': (102, '72f7e45561e33c273ad76091a3e48abc8403ed13749ce5b4ca8230c0e94cafdb', 'cb3055f08d47fa78a34268f81172eba6c1892dbea2cf6259ea5d0b133c1c7540'),
