@@ -229,8 +229,11 @@
   // The heading's status and the badge of matches waiting (and the tab's title that
   // follows it) wait too: a match's end is not said before its last turn is shown.
   var HELD = ["panel", "history", "orders", "match-status", "move-badge"];
-  function holder(busy, onBoard) {
-    var held = {}, incoming = false, board = null;
+  /* `landed()` runs once the whole of an answer is in the page, before anything else
+     runs (a movie's next frame, another answer): the parts it brought are held until
+     then, as whether a movie came with them is known only at its end. */
+  function holder(busy, onBoard, landed) {
+    var held = {}, landing = false, board = null;
     function putBoard(box) {
       var wrap = document.getElementById("board-wrap"), now = wrap && $("svg.board", wrap), next = $("svg.board", box);
       if (!wrap || (now && next && +next.dataset.turn < +now.dataset.turn)) return;  // older than the one shown
@@ -238,10 +241,6 @@
       else wrap.replaceChildren.apply(wrap, [].slice.call(box.childNodes));
       if (onBoard) onBoard();
     }
-    document.addEventListener("htmx:beforeSwap", function (e) {
-      var text = e.detail && e.detail.serverResponse;
-      incoming = typeof text === "string" && text.indexOf('class="mv-start"') >= 0;
-    });
     document.addEventListener("htmx:oobBeforeSwap", function (e) {
       var id = e.detail.target && e.detail.target.id;
       if (id === "board-wrap") {
@@ -255,14 +254,21 @@
         putBoard(box);
         return;
       }
-      if (HELD.indexOf(id) < 0 || !(incoming || busy())) return;
+      if (HELD.indexOf(id) < 0) return;
+      // Every part waits for the end of its answer, even with nothing playing: the
+      // movie comes after these parts, and an answer to a request made for a poll
+      // element a newer answer has replaced since says nothing else of itself (its
+      // htmx:beforeSwap goes to that element, out of the page). The answer is
+      // processed in one go, so the parts are in before the next paint.
       e.detail.shouldSwap = false;
       held[id] = e.detail.fragment.firstElementChild;
+      if (!landing) {
+        landing = true;
+        Promise.resolve().then(function () { landing = false; landed(); });
+      }
     });
     return {
       held: function (id) { return held[id]; },
-      incoming: function () { return incoming; },
-      settled: function () { incoming = false; },
       swapIn: function (shown) {
         var fresh = [];
         HELD.forEach(function (id) {
@@ -429,12 +435,20 @@
       }, ms);
     });
   }
+  /* An answer is in: its movie (if it brought one) is queued at once, so the parts it
+     brought wait for it; with nothing to play they show now. */
+  function landed() {
+    var holder = takeMovie();
+    if (holder) enqueue(function () { playFragment(holder, false); });
+    if (current || queue.length) return;
+    hold.swapIn(null);
+    news();
+  }
   function listen() {
     quietPolls();
     document.addEventListener("htmx:afterSettle", function (e) {
       var holder = takeMovie();
       if (holder) enqueue(function () { playFragment(holder, false); });
-      hold.settled();
       delete page.dataset.catchingUp;
       if (!current && !queue.length) {
         // The poll brought nothing to play: the page is shown as it is.
@@ -450,7 +464,7 @@
     ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
       document.addEventListener(name, function (e) { if (pollEvent(e) && !current && !queue.length) caughtUp(); });
     });
-    hold = holder(function () { return !!(current || queue.length); }, drawPlan);
+    hold = holder(function () { return !!(current || queue.length); }, drawPlan, landed);
     document.addEventListener("htmx:afterSwap", function (e) {
       var id = e.detail && e.detail.target && e.detail.target.id;
       if (id === "history") showReplayButtons();
