@@ -422,16 +422,19 @@
     if (current.paused) { current.resume(); pauseButton(true, false); } else { current.pause(); pauseButton(true, true); }
   }
 
+  /* The push channel is open (site.js): the page is told of every change of its
+     match, and asks its poll only then; the poll's own timer asks nothing meanwhile. */
+  function pushing() { return !!(window.h3Push && window.h3Push.up); }
   /* The player's orders are in and the turn waits for the others: against bots it
      resolves in a moment, so the page looks again soon rather than at the next
-     regular poll (each look is a 304 while nothing changed). */
+     regular poll (each look is a 304 while nothing changed); unless it will be told. */
   function pollSoon() {
     var poll = $("#poll"), url = poll && poll.getAttribute("hx-get");
-    if (!url || !window.htmx || !page.dataset.viewer || hooks.ordersBox()) return;
+    if (!url || !window.htmx || !page.dataset.viewer || hooks.ordersBox() || pushing()) return;
     [300, 900, 1800].forEach(function (ms) {
       setTimeout(function () {
         var now = $("#poll");
-        if (now && now.getAttribute("hx-get") === url && !current) window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
+        if (now && now.getAttribute("hx-get") === url && !current && !pushing()) window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
       }, ms);
     });
   }
@@ -585,13 +588,15 @@
   /* Ask the poll again and again for a moment after orders are accepted: against
      bots the turn is resolved in a moment. `first` is the first look's: its URL
      (a step changes the board within its turn: it may ask for the board itself)
-     and what to do once its answer is in. */
+     and what to do once its answer is in. The first look always goes (its answer
+     is the page after the orders: the form again, the panel saying they are in);
+     the later ones only while the push channel is shut, else the page is told. */
   function pollAfterSend(turn, first, k) {
-    if (k >= SEND_POLLS.length) return;
+    if (k >= SEND_POLLS.length || (k > 0 && pushing())) return;
     setTimeout(function () {
       var poll = $("#poll[hx-get]");
       if (!poll || !window.htmx) { if (k === 0) { if (first.sent) first.sent(); answered("accepted"); } return; }
-      if (k > 0 && +poll.dataset.since > turn) return;
+      if (k > 0 && (+poll.dataset.since > turn || pushing())) return;
       var url = first ? first.url : poll.getAttribute("hx-get");
       var next = function () { if (k === 0) { if (first.sent) first.sent(); answered("accepted"); } pollAfterSend(turn, null, k + 1); };
       var asked = window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
