@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 from allauth.account.models import EmailAddress
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from leak_world import (
@@ -31,6 +33,22 @@ def fast_site(settings: Any) -> None:
     # thousands of API requests per token, far past the bots' rate limit.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.API_RATE_LIMIT = 1_000_000
+
+
+# The site's VAPID key belongs to the site, not to a world: every world crawled uses
+# this one (made on first use, it would differ between worlds built afresh).
+_VAPID_KEY = (
+    ec.generate_private_key(ec.SECP256R1())
+    .private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    .decode()
+)
+
+
+@pytest.fixture(autouse=True)
+def one_vapid_key(settings: Any) -> None:
+    settings.WEBPUSH_VAPID_PRIVATE_KEY = _VAPID_KEY
 
 
 def _user(username: str, *, verified: bool = True, staff: bool = False) -> Any:
