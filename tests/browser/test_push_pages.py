@@ -82,9 +82,13 @@ def test_the_watch_page_hears_a_bot_turn_and_never_polls_while_the_channel_is_op
     channel_up(page)
     page.wait_for_timeout(QUIET_MS)
     assert lists.sent == [], lists.sent
+    link = page.locator(f'#watch-list a[href="/matches/{match.pk}/"]')
+    link.focus()
     pass_turn(match)
     match.refresh_from_db()
     expect(card_turn(page, match)).to_contain_text(f"turn {match.turn_number}", timeout=10_000)
+    # The list was put in place anew; a keyboard's place in it was kept.
+    expect(link).to_be_focused()
     heard = page.evaluate("() => window.h3Heard")
     assert heard, "no watch event"
     # The page asked its list only because it was told, and not again after.

@@ -173,13 +173,22 @@
           var made = document.createElement("template");
           made.innerHTML = html.trim();
           var next = made.content.getElementById("watch-list");
-          if (next) now.replaceWith(next);
+          // A keyboard's place in the list is kept: the same match's link again.
+          var focused = document.activeElement;
+          var href = focused && focused !== now && now.contains(focused) && focused.getAttribute("href");
+          if (next) {
+            now.replaceWith(next);
+            var again = href && next.querySelector('a[href="' + href + '"]');
+            if (again) again.focus();
+          }
         }
         done();
       }, done);
   }
   if (document.getElementById("watch-list")) {
-    setInterval(function () { if (!push.up && !document.hidden && !watchBusy) watchFetch(); }, 3000);
+    var watchPoll = function () { if (!push.up && !document.hidden && !watchBusy && watchWanted === null) watchFetch(); };
+    setInterval(watchPoll, 3000);
+    document.addEventListener("h3:push-down", watchPoll);  // a cut channel: ask at once, then every 3 s
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { pushOpen(1000); });
   else pushOpen(1000);
