@@ -455,15 +455,19 @@ class PushPages:
         self.stats.connected += 1
         told = False  # the first event tells the version the page connects to
         turn = -1
+        answered = 0.0  # the last ring this page's events were timed from
         try:
             async for event, data, at in _sse_events(reader):
                 if event != "turn":
                     continue
                 self.stats.events += 1
                 if told and self.stats.measuring:
+                    # From the newest ring of the match heard before the event; one
+                    # already timed on this page (the sweep's read came first) is not.
                     rung = self.rings.get(match_id)
-                    if rung is not None and rung <= at and at - rung < 30:
+                    if rung is not None and answered < rung <= at:
                         self.stats.fanout.append(at - rung)
+                        answered = rung
                     else:
                         self.stats.unrung += 1
                     # The page asks its own view, as site.js does on a pushed turn.

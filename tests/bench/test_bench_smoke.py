@@ -107,13 +107,11 @@ def test_the_scale_bench_at_correspondence_pace_times_the_push_channel(database:
         "scale.py",
         "--matches", "3", "--seconds", "5", "--visit", "1", "--push-pages", "4",
         "--clients", "2", "--gunicorn-workers", "1", "--worker-concurrency", "1",
-        "--workers", "1", "--webs", "1", "2",
+        "--workers", "1", "--webs", "2",
         "--database", database, "--keep", migrated=database,
+        timeout=300,  # a dozen processes to start on a loaded machine
     )  # fmt: skip
-    assert [(r["worker_processes"], r["web_processes"]) for r in figures["runs"]] == [
-        (1, 1),
-        (1, 2),
-    ]
+    assert [(r["worker_processes"], r["web_processes"]) for r in figures["runs"]] == [(1, 2)]
     for each in figures["runs"]:
         assert each["errors"] == 0, each["error_samples"]
         assert each["polls_per_s"] == 0  # people who come back, not pollers
