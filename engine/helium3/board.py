@@ -61,10 +61,10 @@ def closest_direction(dx: int, dy: int, prefer: tuple[str, ...] = DIRECTIONS) ->
 
 class Grid:
     """Tables of one board size: each cell's neighbours on the board (cell indexes
-    `y * width + x`, in N NE E SE S SW W NW order) and, made as first asked, each
-    cell's Chebyshev distance to every cell."""
+    `y * width + x`, in N NE E SE S SW W NW order), the 3x3 block around it and, made
+    as first asked, each cell's Chebyshev distance to every cell."""
 
-    __slots__ = ("width", "height", "neighbours", "_distances")
+    __slots__ = ("width", "height", "neighbours", "blocks", "_distances")
 
     def __init__(self, width: int, height: int) -> None:
         self.width = width
@@ -74,6 +74,18 @@ class Grid:
                 (y + ey) * width + x + ex
                 for ex, ey in _DELTA_XY
                 if 0 <= x + ex < width and 0 <= y + ey < height
+            )
+            for y in range(height)
+            for x in range(width)
+        )
+        # The block's cells on the board, row by row: (x, y, index, whether the centre).
+        self.blocks: tuple[tuple[tuple[int, int, int, bool], ...], ...] = tuple(
+            tuple(
+                (bx, by, by * width + bx, bx == x and by == y)
+                for by in range(y - 1, y + 2)
+                if 0 <= by < height
+                for bx in range(x - 1, x + 2)
+                if 0 <= bx < width
             )
             for y in range(height)
             for x in range(width)

@@ -35,6 +35,8 @@ DROP_PARTS = 3550  # 8 * 350 + 750
 WEAPON_OF = {"arm_missile": "missile", "arm_laser": "laser"}
 WEAPON_ACTIONS = frozenset({"fire_missile", "fire_laser", "kamikaze"})
 STEP_MS = timing.STEP_MS
+STEP_NAMES = tuple(DIRECTION_OF.get((k // 3 - 1, k % 3 - 1), "") for k in range(9))
+"""The direction of a king step (ex, ey), at `ex * 3 + ey + 4`."""
 ARM_MS = timing.ARM_MS
 TURN_MS: dict[tuple[str, str], int] = {
     (a, b): rotation_steps(a, b) * timing.TURN_STEP_MS for a in DIRECTIONS for b in DIRECTIONS
@@ -248,7 +250,7 @@ class Turn:
         heading = ""
         x, y = robot.x, robot.y
         for cx, cy in path:
-            step = DIRECTION_OF[(cx - x, cy - y)]
+            step = STEP_NAMES[(cx - x) * 3 + cy - y + 4]
             if step != heading:
                 if run:
                     duration = len(run) * STEP_MS
@@ -320,22 +322,17 @@ class Turn:
     def mine(self, i: int, t: int) -> None:
         robot = self.state.robots[i]
         helium = self.helium()
-        w, h = self.width, self.height
+        w = self.width
         cells: list[list[int]] = []
         total = 0
-        for y in range(robot.y - 1, robot.y + 2):
-            if not 0 <= y < h:
-                continue
-            for x in range(robot.x - 1, robot.x + 2):
-                if not 0 <= x < w:
-                    continue
-                c = y * w + x
-                cap = MINE_CENTRE if (x == robot.x and y == robot.y) else MINE_AROUND
-                take = helium[c] if helium[c] < cap else cap
-                if take:
-                    helium[c] -= take
-                    total += take
-                    cells.append([x, y, take])
+        for x, y, c, centre in grid(w, self.height).blocks[robot.y * w + robot.x]:
+            have = helium[c]
+            if have:
+                cap = MINE_CENTRE if centre else MINE_AROUND
+                take = have if have < cap else cap
+                helium[c] = have - take
+                total += take
+                cells.append([x, y, take])
         robot.mined += total
         self.state.money[robot.seat] += total
         self.emit({"type": "mined", "t_ms": t, "duration_ms": timing.MINE_MS,
@@ -423,12 +420,12 @@ class Turn:
                    "robot": robot.id})  # fmt: skip
         blast = t + timing.KAMIKAZE_MS // 2
         self.blast_launcher(i, blast)
-        w, h = self.width, self.height
-        for y in range(max(0, robot.y - 1), min(h, robot.y + 2)):
-            for x in range(max(0, robot.x - 1), min(w, robot.x + 2)):
-                j = self.occ.get(y * w + x)
-                if j is not None:
-                    self.hit(j, blast)
+        w = self.width
+        occ = self.occ  # the blast's hits take robots off it as it goes
+        for _x, _y, c, _centre in grid(w, self.height).blocks[robot.y * w + robot.x]:
+            j = occ.get(c)
+            if j is not None:
+                self.hit(j, blast)
 
     def blast_launcher(self, i: int, t: int) -> None:
         """A kamikaze's launcher is destroyed, shield or not (before its neighbours are hit)."""
@@ -477,18 +474,16 @@ class Turn:
     def land(self, x: int, y: int, dropped: int) -> list[list[int]]:
         """The drop lands over the 3x3 around (x, y): 750 parts of 3550 in the centre,
         the rest in eighths around; returns the cells with what each got."""
-        w, h = self.width, self.height
+        w = self.width
         centre = dropped * DROP_CENTRE_PARTS // DROP_PARTS
         around = (dropped - centre) // 8
         cells: list[list[int]] = []
         helium = self.helium()
-        for cy in range(y - 1, y + 2):
-            for cx in range(x - 1, x + 2):
-                if 0 <= cx < w and 0 <= cy < h:
-                    amount = centre if (cx == x and cy == y) else around
-                    if amount:
-                        helium[cy * w + cx] += amount
-                        cells.append([cx, cy, amount])
+        for cx, cy, c, middle in grid(w, self.height).blocks[y * w + x]:
+            amount = centre if middle else around
+            if amount:
+                helium[c] += amount
+                cells.append([cx, cy, amount])
         return cells
 
 
