@@ -107,10 +107,10 @@
      where (a seat's pieces meet on a cell before they merge or fight), so a movie of
      several turns plays each on the board the one before left.
 
-     The turn plays on two canvases over the board, not on the board's SVG: at its
-     first event the board's pieces are hidden (the opacity of their group: one element
-     restyled, where their visibility restyled each piece) and drawn once on the lower
-     canvas, and the pieces the turn moves, the
+     The turn plays on two canvases over the board, not on the board's SVG: as the
+     stage is made (before the turn's first frame) the board's pieces are hidden (the
+     opacity of their group: one element restyled, where their visibility restyled each
+     piece) and drawn once on the lower canvas, and the pieces the turn moves, the
      paint of the cells changing hands and the effects are drawn on the upper one at
      each frame while something moves. A frame then costs a few canvas fills, however
      big the board: no element is restyled, laid out or repainted while the turn
@@ -128,6 +128,11 @@
     this.moving = [];   // the pieces the turn has touched, drawn on the upper canvas
     this.flashes = [];
     this.asked = false;
+    // The canvases and the still pieces at once, as the turn is put on the board (its
+    // layout is read here, and the pieces drawn): the turn's first frame only moves
+    // what its first events move.
+    this.layer();
+    this.drawStill();
   }
   /* The two canvases exactly over the board's box (the board may sit in a scrolled,
      zoomed wrap), in device pixels; the board's pieces hidden under them. */
@@ -340,7 +345,7 @@
       while (at && (!isUse(at) || (cellKey(at) !== k && !(wanted || (wanted = keysIn(b)))[cellKey(at)]))) {
         gone = at; at = at.nextSibling; a.removeChild(gone);
       }
-      if (at && cellKey(at) === k) { syncAttrs(at, c); at = at.nextSibling; continue; }
+      if (at && cellKey(at) === k) { if (!at.isEqualNode(c)) syncAttrs(at, c); at = at.nextSibling; continue; }
       if (!left) left = keysIn(a, at);
       found = left[k];
       if (found) { a.insertBefore(found, at); syncAttrs(found, c); } else a.insertBefore(c.cloneNode(true), at);
@@ -362,7 +367,8 @@
       for (found = at; found && !sameKind(found, c); ) found = found.nextSibling;
       if (!found) { a.insertBefore(c.cloneNode(true), at); continue; }
       while (at !== found) { var gone = at; at = at.nextSibling; a.removeChild(gone); }
-      if (c.nodeType === 1) morph(found, c); else if (found.nodeValue !== c.nodeValue) found.nodeValue = c.nodeValue;
+      // (isEqualNode: the browser's own deep compare, quick where nothing changed.)
+      if (c.nodeType === 1) { if (!found.isEqualNode(c)) morph(found, c); } else if (found.nodeValue !== c.nodeValue) found.nodeValue = c.nodeValue;
       at = found.nextSibling;
     }
     while (at) { var rest = at; at = at.nextSibling; a.removeChild(rest); }
