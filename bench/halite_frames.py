@@ -1,7 +1,7 @@
 """Frame times of Halite's board while a turn animates, in this machine's headless Chromium.
 
     python bench/halite_frames.py [--size 50] [--seats 6] [--turns 40] [--movies 8]
-                                  [--viewport 1280x900] [--runs 1]
+                                  [--viewport 1280x900] [--runs 1] [--trace FILE]
 
 A match of `--seats` grower bots on a `--size` x `--size` map (seed 3) is played to
 turn `--turns` through the services, into a SQLite database of its own in a temporary
@@ -17,7 +17,11 @@ trace of the same movies, each frame's CPU (from one BeginMainFrame of the page'
 thread to the next, between the page's marks where the turns start and end): of the
 main thread and of every thread that draws, median, p90, p99 and worst (thread time,
 which a busy shared machine inflates far less than the frames' wall time); the board's
-width in CSS pixels and per cell.
+width in CSS pixels and per cell. `--trace FILE` also keeps the last run's trace, with
+Chromium's timeline (each style recalculation, layout, paint and script task, as
+DevTools shows them; it costs a little of the frames' time), for a look at the slowest
+frames in DevTools' Performance panel, and prints the element counts of the largest
+style recalculations while the turns play.
 Nothing leaves 127.0.0.1.
 """
 
@@ -90,6 +94,12 @@ def _match(size: int, seats: int, turns: int) -> tuple[Any, Any]:
     from games.models import Match, Turn
 
     services.matches.secrets.randbelow = lambda _n: SEED  # type: ignore[attr-defined]
+    # One turn a resolution, so the match stops at `turns` (a resolution may also resolve
+    # the bots' turns that follow it, up to the service's CHAIN_MAX).
+    from games.services import resolution
+
+    if hasattr(resolution, "CHAIN_MAX"):
+        setattr(resolution, "CHAIN_MAX", 0)  # noqa: B010 - a name only some trees have
     user = get_user_model().objects.create_user("bench", password="bench-only-password")
     match = services.match_create(
         creator=user,
@@ -192,6 +202,29 @@ def cpu_by_frame(trace: bytes) -> tuple[list[float], list[float]]:
 PLAY_MARKS = ("hl-play-start", "hl-play-end")
 
 
+def restyles(trace: bytes) -> list[int]:
+    """The elements each style recalculation restyled while the turns played (the
+    timeline's UpdateLayoutTree, in a trace taken with --trace)."""
+    loaded = json.loads(trace)
+    events = loaded["traceEvents"] if isinstance(loaded, dict) else loaded
+    marks = sorted((e["ts"], e["name"]) for e in events if e.get("name") in PLAY_MARKS)
+    spans, begun = [], None
+    for ts, name in marks:
+        if name == "hl-play-start":
+            begun = ts
+        elif begun is not None:
+            spans.append((begun, ts))
+            begun = None
+    return [
+        int(e["args"]["elementCount"])
+        for e in events
+        if e.get("name") == "UpdateLayoutTree"
+        and e.get("ph") == "X"
+        and "elementCount" in e.get("args", {})
+        and any(a <= e["ts"] <= b for a, b in spans)
+    ]
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -224,7 +257,10 @@ def measure(args: argparse.Namespace, match: Any, user: Any) -> dict[str, Any]:
             page.evaluate("() => { const s = document.querySelector('#speed'); s.value = '1'; }")
             size = page.evaluate(BOARD_SIZE)
             page.evaluate(RECORDER)
-            browser.start_tracing(page=page, categories=["toplevel", "cc", "blink.user_timing"])
+            categories = ["toplevel", "cc", "blink.user_timing"]
+            if args.trace:
+                categories += ["devtools.timeline", "disabled-by-default-devtools.timeline"]
+            browser.start_tracing(page=page, categories=categories)
             last = int(match.state["turn"]) - 1
             for number in range(max(0, last - args.movies + 1), last + 1):
                 button = f'.replay-turn[data-turn="{number}"]'
@@ -234,6 +270,9 @@ def measure(args: argparse.Namespace, match: Any, user: Any) -> dict[str, Any]:
                 page.wait_for_function("() => window.matchPage.playing()", timeout=30_000)
                 page.wait_for_function("() => !window.matchPage.playing()", timeout=60_000)
             trace = browser.stop_tracing()
+            restyled = restyles(trace) if args.trace else []
+            if args.trace:
+                Path(args.trace).write_bytes(trace)
             cpu = cpu_by_thread(trace)
             main_frames, drawing_frames = cpu_by_frame(trace)
             frames = page.evaluate("() => window.hlFrames")
@@ -267,6 +306,9 @@ def measure(args: argparse.Namespace, match: Any, user: Any) -> dict[str, Any]:
         "frames_traced": len(main_frames),
         "main_cpu_frame_ms": _spread(main_frames),
         "drawing_cpu_frame_ms": _spread(drawing_frames),
+        # With --trace: the elements the largest style recalculations restyled while
+        # the turns played (the page holds about 1,100).
+        "most_restyled": sorted(restyled, reverse=True)[:5],
     }
 
 
@@ -294,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--movies", type=int, default=8)
     parser.add_argument("--viewport", default="1280x900")
     parser.add_argument("--runs", type=int, default=1, help="measure this many times")
+    parser.add_argument("--trace", help="keep the last run's trace, with the timeline, here")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="halite-frames-") as folder:
         _setup(Path(folder))
@@ -314,7 +357,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"frame, main thread: median {main_cpu.get('median')} ms, p99 "
                 f"{main_cpu.get('p99')} ms, worst {main_cpu.get('worst')} ms; every thread "
                 f"that draws: median {drawing.get('median')} ms, worst {drawing.get('worst')} "
-                f"ms; board {figures['board_css_px']} px, {figures['cell_css_px']} px a cell",
+                f"ms; board {figures['board_css_px']} px, {figures['cell_css_px']} px a cell"
+                + (
+                    f"; most elements restyled at once: {figures['most_restyled']}"
+                    if args.trace
+                    else ""
+                ),
             )
     return 0
 
