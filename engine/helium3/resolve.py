@@ -69,8 +69,8 @@ class Turn:
         self.width = state.width
         self.height = state.height
         self.index = new.index
-        known = state.derived()
-        if known is not None:
+        known = state._derived
+        if known is not None and known.robots == state.robots:  # `State.derived`
             self.occ = dict(known.occupancy)
             self.living = known.living
         else:

@@ -109,7 +109,8 @@ class State:
             self.seed, self.width, self.height, self.helium[:] if helium is None else helium,
             dict(self.money),
             self.robots[:], self.turn, self.to_move, self.clock_ms, self.length_ms,
-            self.over, self.winners[:], self.termination, self.ruleset, self.index,
+            self.over, self.winners[:], self.termination, self.ruleset,
+            self.index if self._index is None else self._index,
         )  # fmt: skip
 
     @property
