@@ -4,7 +4,8 @@ points, and every long-running service has a health check that works.
 Docker is not needed: the files are read, and what they name is looked up in the
 project (modules and the objects they serve, the Celery app, manage.py commands,
 the stream paths the proxy must pass unbuffered, the health check script run
-against a live server).
+against a live server). Where nginx is installed, the proxy's own configuration runs
+in front of this machine's servers: pages gzipped, an event passed on at once.
 """
 
 from __future__ import annotations
@@ -213,3 +214,105 @@ def test_the_redis_health_check_pings_a_real_server() -> None:
         dead = sock.getsockname()[1]
     down = subprocess.run([*script, f"redis://127.0.0.1:{dead}/0"], capture_output=True, timeout=90)
     assert down.returncode == 1
+
+
+NGINX = Path("/usr/sbin/nginx")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_port(port: int, proc: subprocess.Popen[bytes]) -> None:
+    import time
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "nginx ended while starting"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError("nginx did not start")
+
+
+@pytest.mark.skipif(not NGINX.exists(), reason="no nginx on this machine")
+def test_the_proxy_compresses_pages_and_passes_an_event_before_the_stream_ends(
+    live_server: Any, tmp_path: Path
+) -> None:
+    """deploy/nginx.conf in a real nginx, its upstreams pointed at this machine: the
+    web's page comes gzipped, and an event of /push/ reaches the client while the
+    stream is still open (a buffering proxy would hold it)."""
+    import threading
+    import time
+    import urllib.request
+
+    events = socket.socket()
+    events.bind(("127.0.0.1", 0))
+    events.listen(1)
+    second_sent = threading.Event()
+    first_read = threading.Event()
+
+    def stream_server() -> None:  # the stream service: one event, then waits
+        conn, _ = events.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n"
+            )
+            first = b'event: turn\ndata: {"match": 1}\n\n'
+            conn.sendall(b"%x\r\n%s\r\n" % (len(first), first))
+            first_read.wait(20)
+            second_sent.set()
+            conn.sendall(b"0\r\n\r\n")
+
+    threading.Thread(target=stream_server, daemon=True).start()
+    web_port = int(live_server.url.rsplit(":", 1)[1])
+    port = free_port()
+    conf = (DEPLOY / "nginx.conf").read_text()
+    conf = conf.replace("server web:8000;", f"server 127.0.0.1:{web_port};")
+    conf = conf.replace("server stream:8001;", f"server 127.0.0.1:{events.getsockname()[1]};")
+    conf = conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    assert f"listen 127.0.0.1:{port};" in conf and "web:8000" not in conf
+    (tmp_path / "nginx.conf").write_text(conf)
+    proc = subprocess.Popen(
+        [str(NGINX), "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"),
+         "-e", str(tmp_path / "error.log"),
+         "-g", f"daemon off; pid {tmp_path / 'nginx.pid'};"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        wait_port(port, proc)
+        page = urllib.request.Request(
+            f"http://127.0.0.1:{port}/",
+            headers={"Accept-Encoding": "gzip", "Host": "testserver"},
+        )
+        with urllib.request.urlopen(page, timeout=60) as response:
+            assert response.status == 200
+            assert response.headers["Content-Encoding"] == "gzip"
+            assert "text/html" in response.headers["Content-Type"]
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+            # As a browser's EventSource asks: gzip accepted (a compressed event would
+            # wait in the compressor's buffer).
+            client.sendall(
+                b"GET /push/?match=1 HTTP/1.1\r\nHost: testserver\r\n"
+                b"Accept-Encoding: gzip\r\nAccept: text/event-stream\r\n\r\n"
+            )
+            got = b""
+            started = time.monotonic()
+            while b'data: {"match": 1}' not in got and time.monotonic() - started < 20:
+                got += client.recv(65536)
+            assert b'data: {"match": 1}' in got, got
+            # The event came while the stream was open: nothing after it was sent yet.
+            assert not second_sent.is_set()
+            assert b"content-encoding: gzip" not in got.lower()
+            first_read.set()
+    finally:
+        first_read.set()
+        proc.terminate()
+        proc.wait(15)
+        events.close()
