@@ -286,7 +286,13 @@ class Turn:
 
     def perform(self, action: Action, i: int, path: list[Cell]) -> None:
         t = self.start
-        robot = self.mut(i)
+        robots = self.state.robots
+        copied = self.copied
+        if i in copied:
+            robot = robots[i]
+        else:  # `mut`
+            copied.add(i)
+            robots[i] = robot = robots[i].copy()
         robot.active = True
         robot.armed = None
         robot.shield = False
@@ -496,7 +502,8 @@ def resolve(state: State, orders: Orders) -> tuple[State, list[Event], int]:
     The caller has checked that the match runs, the seat is to move and the turn
     number matches (see `engine.helium3.api.apply`).
     """
-    new, events, turn_ms = resolve_with(Turn, state, orders)
+    turn = perform_orders(Turn, state, orders)
+    new, events, turn_ms = _clock(turn)
     _advance(new, events, turn_ms)
     return new, events, turn_ms
 
@@ -506,7 +513,12 @@ def resolve_with(
 ) -> tuple[State, list[Event], int]:
     """The turn's actions performed by `turn_class` and the clock moved on; passing
     the move on (or ending the match) is left to the ruleset."""
-    turn = perform_orders(turn_class, state, orders)
+    return _clock(perform_orders(turn_class, state, orders))
+
+
+def _clock(turn: Turn) -> tuple[State, list[Event], int]:
+    """The turn's state with the clock moved on, its events and its length; what the
+    turn knew of its robots is left on the state for the next turn (`Derived`)."""
     turn_ms = turn.end if turn.end > timing.MIN_TURN_MS else timing.MIN_TURN_MS
     new = turn.state
     new._derived = Derived(new.robots[:], turn.occ, turn.living)
@@ -611,6 +623,15 @@ def _advance(state: State, events: list[Event], turn_ms: int) -> None:
     elif state.clock_ms >= state.length_ms:
         state.termination = "clock"
     else:
+        # `next_seat`, written out: the first living seat after the one to move.
+        to_move = state.to_move
+        after = False
+        for seat in state.money:
+            if after and seat in living:
+                state.to_move = seat
+                return
+            if seat == to_move:
+                after = True
         state.to_move = next_seat(state, living)
         return
     end_match(state, events, turn_ms, living)
