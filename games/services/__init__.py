@@ -41,7 +41,7 @@ from games.services.notifications import (
     seat_seen,
 )
 from games.services.resolution import turn_resolve
-from games.services.turns import orders_submit
+from games.services.turns import match_locked, orders_submit, orders_submit_locked
 from games.services.unsubscribe import unsubscribe_token, unsubscribe_token_read
 
 __all__ = [
@@ -50,6 +50,7 @@ __all__ = [
     "deadline_warn",
     "match_abort",
     "match_create",
+    "match_locked",
     "match_title_clean",
     "match_pause",
     "match_play_now",
@@ -59,6 +60,7 @@ __all__ = [
     "notification_unsubscribe",
     "notify",
     "orders_submit",
+    "orders_submit_locked",
     "ruleset_at_once",
     "ruleset_default_seats",
     "ruleset_has_steps",

@@ -7,6 +7,7 @@ engine.apply, and the next turn begun.
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -15,22 +16,39 @@ from django.utils import timezone
 import engine
 from games.faults import fault_point, fault_point_on_commit
 from games.models import AT_ONCE, Match, Orders, Resolution, Seat, Turn
+from games.push.bell import ring_on_commit
 from games.services.turns import (
     bot_orders_for,
+    chain_of,
+    queue_resolution,
     resolution_store,
     shape_of,
     turn_begin,
     turn_moved_on,
+    turns_chained,
 )
 
 log = logging.getLogger(__name__)
 
 
+# The most turns one resolution plays in its transaction (the first and the bots'
+# turns after it); the rest are queued as tasks, so a match of bots holds its row
+# lock for a bounded time and other matches' tasks get their turn.
+CHAIN_MAX = 32
+
+
 def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
     """Resolve an accepted turn with the engine and begin the next one.
 
-    Returns None when there is nothing to do: the turn was resolved already (a
-    second delivery), is not accepted yet, or the match is not running.
+    When the turns begun after it are accepted at once (every awaited seat a bot),
+    they are resolved here too, in the same transaction, up to CHAIN_MAX turns: one
+    task and one commit for a person's turn and the bots' that follow it. Each is
+    claimed and stored exactly as its own task would (the same rows, the same
+    events and history); a turn left over is queued after the commit as before.
+
+    Returns the resolution of turn `number`, or None when there is nothing to do:
+    the turn was resolved already (a second delivery), is not accepted yet, or the
+    match is not running.
     """
     with transaction.atomic():
         # Without the replay columns: as big as the state, and nothing here reads them.
@@ -44,28 +62,58 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
             return None
         fault_point("resolve_locked")
         now = timezone.now()
-        claimed = Turn.objects.filter(
-            match=match, number=number, status=Turn.Status.ACCEPTED
-        ).update(status=Turn.Status.RESOLVED, resolved_at=now)
-        if claimed != 1:
+        if not _claim(match, number, now):
             log.info("turn %s of match %s: another delivery got there first", number, match_id)
             return None
         fault_point("resolve_claimed")
         # Registered before turn_begin's callbacks, so it runs first after the commit.
         fault_point_on_commit("resolve_committed")
+        with turns_chained(match.pk) as chain:
+            resolution = _resolve_claimed(match, number, now)
+            fault_point("resolve_next_turn")
+            played = 1
+            while chain.accepted and played < CHAIN_MAX and match.status == Match.Status.RUNNING:
+                following, now = chain.accepted.pop(0), timezone.now()
+                if _claim(match, following, now):
+                    _resolve_claimed(match, following, now)
+                    played += 1
+            chain.save_match(match)
+        if chain.ring:
+            ring_on_commit(match.pk)  # once for the chain's turns (games/push)
+        for left in chain.accepted:  # outside the chain: queued after the commit
+            queue_resolution(match.pk, left)
+    fault_point("resolve_done")
+    return resolution
+
+
+def _claim(match: Match, number: int, now: datetime) -> bool:
+    """ACCEPTED -> RESOLVED, a conditional update: True for the one caller that got it."""
+    claimed = Turn.objects.filter(match=match, number=number, status=Turn.Status.ACCEPTED).update(
+        status=Turn.Status.RESOLVED, resolved_at=now
+    )
+    return claimed == 1
+
+
+def _resolve_claimed(match: Match, number: int, now: datetime) -> Resolution:
+    """Apply a claimed turn's orders, store the resolution and begin the next turn."""
+    chain = chain_of(match)
+    given = chain.orders.pop(number, None) if chain is not None else None
+    if given is not None:
+        # A turn a bot accepted in this transaction (orders_accept): one seat's
+        # orders, the row just stored; no turn at once is accepted that way.
+        rows, at_once = given, False
+    else:
         rows = list(Orders.objects.filter(match=match, turn_number=number).order_by("step", "seat"))
         shape = shape_of(match)
         at_once = len({row.seat for row in rows}) > 1 or (
             (shape.simultaneous or shape.setup) and _turn_seat(match, number) == AT_ONCE
         )
-        if at_once:
-            resolution = _resolve_at_once(match=match, number=number, rows=rows)
-        else:
-            resolution = _resolve_one(match=match, number=number, row=rows[-1])
-        fault_point("resolve_applied")
-        turn_begin(match=match, now=now, also_save=["state"])
-        fault_point("resolve_next_turn")
-    fault_point("resolve_done")
+    if at_once:
+        resolution = _resolve_at_once(match=match, number=number, rows=rows)
+    else:
+        resolution = _resolve_one(match=match, number=number, row=rows[-1])
+    fault_point("resolve_applied")
+    turn_begin(match=match, now=now, also_save=["state"])
     return resolution
 
 

@@ -21,12 +21,17 @@ The ruleset shapes a turn (engine.Ruleset.shape, engine.awaiting):
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 import engine
@@ -46,18 +51,79 @@ from games.push.bell import ring_on_commit
 from games.queue import turn_deadline_queue, turn_resolve_queue
 from games.services.notifications import notify
 from games.services.records import match_records_store
+from games.webpush.models import PushSubscription
 from games.webpush.services import webpush_your_turn
 
 log = logging.getLogger(__name__)
 
 
+@dataclass
+class TurnChain:
+    """The turns of one match accepted while its resolution runs (bots' turns begun
+    and accepted in the resolution's transaction): resolution.turn_resolve resolves
+    them in the same transaction instead of queueing a task for each."""
+
+    match_id: int
+    accepted: list[int] = field(default_factory=list)
+    # What the transaction holds already, so the chain reads it once: the orders
+    # each accepted turn was given (one seat's, by orders_accept) and the seats.
+    orders: dict[int, list[Orders]] = field(default_factory=dict)
+    seats: dict[int, Seat] | None = None
+    # Fields of the match changed and not saved yet (turn_begin; the chain saves them).
+    unsaved: set[str] = field(default_factory=set)
+    ring: bool = False  # the match's bell is to ring after the commit
+
+    def save_match(self, match: Match, also: list[str] | None = None) -> None:
+        """Save what the chain's turns changed in the match (and `also`), once."""
+        fields = sorted(self.unsaved.union(also or []))
+        self.unsaved.clear()
+        if fields:
+            match.save(update_fields=fields)
+
+
+def chain_of(match: Match) -> TurnChain | None:
+    """The chain of `match`'s resolution running in this thread, if any."""
+    chain = _chain.get()
+    return chain if chain is not None and chain.match_id == match.pk else None
+
+
+_chain: ContextVar[TurnChain | None] = ContextVar("turn_chain", default=None)
+
+
+@contextmanager
+def turns_chained(match_id: int) -> Iterator[TurnChain]:
+    """While inside, a turn of `match_id` accepted in this thread is collected in the
+    chain rather than queued; the caller resolves or queues each one itself."""
+    chain = TurnChain(match_id)
+    token = _chain.set(chain)
+    try:
+        yield chain
+    finally:
+        _chain.reset(token)
+
+
+def _ring(match: Match) -> None:
+    """Ring the match's bell after the commit (games/push); a chain rings once, for
+    all its turns, when its resolution ends (the pages then read every turn)."""
+    chain = chain_of(match)
+    if chain is not None:
+        chain.ring = True
+    else:
+        ring_on_commit(match.pk)
+
+
 def queue_resolution(match_id: int, number: int) -> None:
-    """Queue the worker's resolution of a turn once the current transaction commits.
+    """Queue the worker's resolution of a turn once the current transaction commits
+    (or, in a resolution's chain of this match, leave it to that resolution).
 
     robust: the orders are committed by then, so a broker that is down must not
     turn "accepted" into a 500; the clock sweep queues the turn again (the
     database, not the queue, says what is pending).
     """
+    chain = _chain.get()
+    if chain is not None and chain.match_id == match_id:
+        chain.accepted.append(number)
+        return
     transaction.on_commit(lambda: turn_resolve_queue(match_id, number), robust=True)
 
 
@@ -93,8 +159,11 @@ def orders_accept(
         source=source,
         submitted_by=user,
     )
+    chain = chain_of(match)
+    if chain is not None:
+        chain.orders[number] = [row]
     queue_resolution(match.pk, number)
-    ring_on_commit(match.pk)  # the pages watching it hear that the turn has its orders
+    _ring(match)  # the pages watching it hear that the turn has its orders
     return row
 
 
@@ -119,32 +188,56 @@ def orders_submit(
     orders come otherwise.
     """
     with transaction.atomic():
-        match = Match.objects.select_for_update().defer("initial_state", "record").get(pk=match_id)
-        fault_point("submit_locked")
-        # By pk, not the models' ordering (match, then number), which joins the match.
-        seat = Seat.objects.filter(match=match, user=user).order_by("pk").first()
+        match, seat = match_locked(match_id=match_id, user=user)
         if seat is None:
             raise NotAPlayer("not_a_player", "You do not play in this match.")
-        if orders is None:
-            given: dict[str, Any] = {"seat": seat.number, "turn": turn, "actions": actions or []}
-        else:
-            given = {**orders, "seat": seat.number, "turn": turn}
-        shape = shape_of(match)
-        # Helium 3's turns need no turn row here (the turn's claim is the check).
-        current = _open_turn(match) if shape.simultaneous or shape.setup or shape.steps else None
-        if current is not None and current.seat == AT_ONCE:
-            row, fresh = _submit_at_once(
-                match=match, turn=current, seat=seat, orders=given, user=user
-            )
-        elif shape.steps:
-            row, fresh = _submit_step(match=match, turn=current, seat=seat, orders=given, user=user)
-        else:
-            row, fresh = _submit_one(match=match, seat=seat, orders=given, user=user)
-        # A player who submits is back: the clock's count restarts, a stand-in
-        # leaves. (The seat was read under the match lock: nothing changed it.)
-        if fresh and (seat.missed_in_row or seat.standin_bot or seat.api != api):
-            Seat.objects.filter(pk=seat.pk).update(missed_in_row=0, standin_bot="", api=api)
-        return row
+        return orders_submit_locked(
+            match=match, seat=seat, user=user, turn=turn, actions=actions, orders=orders, api=api
+        )
+
+
+def match_locked(*, match_id: int, user: User) -> tuple[Match, Seat | None]:
+    """The match, its row locked (without the replay columns), and `user`'s seat in
+    it read under the lock (None: no seat). Match.DoesNotExist if there is no match.
+    The caller is in a transaction: it holds the lock until the commit."""
+    match = Match.objects.select_for_update().defer("initial_state", "record").get(pk=match_id)
+    fault_point("submit_locked")
+    # By pk, not the models' ordering (match, then number), which joins the match.
+    seat = Seat.objects.filter(match=match, user=user).order_by("pk").first()
+    return match, seat
+
+
+def orders_submit_locked(
+    *,
+    match: Match,
+    seat: Seat,
+    user: User,
+    turn: int,
+    actions: list[dict[str, Any]] | None = None,
+    orders: dict[str, Any] | None = None,
+    api: bool = False,
+) -> Orders:
+    """orders_submit for a caller that holds the match and the seat (match_locked,
+    in its transaction): the orders view, which builds its form from the same rows.
+    A refusal raises before anything is written."""
+    if orders is None:
+        given: dict[str, Any] = {"seat": seat.number, "turn": turn, "actions": actions or []}
+    else:
+        given = {**orders, "seat": seat.number, "turn": turn}
+    shape = shape_of(match)
+    # Helium 3's turns need no turn row here (the turn's claim is the check).
+    current = _open_turn(match) if shape.simultaneous or shape.setup or shape.steps else None
+    if current is not None and current.seat == AT_ONCE:
+        row, fresh = _submit_at_once(match=match, turn=current, seat=seat, orders=given, user=user)
+    elif shape.steps:
+        row, fresh = _submit_step(match=match, turn=current, seat=seat, orders=given, user=user)
+    else:
+        row, fresh = _submit_one(match=match, seat=seat, orders=given, user=user)
+    # A player who submits is back: the clock's count restarts, a stand-in
+    # leaves. (The seat was read under the match lock: nothing changed it.)
+    if fresh and (seat.missed_in_row or seat.standin_bot or seat.api != api):
+        Seat.objects.filter(pk=seat.pk).update(missed_in_row=0, standin_bot="", api=api)
+    return row
 
 
 def shape_of(match: Match) -> engine.Shape:
@@ -459,12 +552,17 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
     deadline_queue_if_short(match=match, number=number, deadline=deadline)
     match.turn_number = number
     match.to_move = None if at_once else seat_number
-    match.save(update_fields=["turn_number", "to_move", *(also_save or [])])
-    ring_on_commit(match.pk)  # the pages watching it hear of the new turn (games/push)
-    seats = Seat.objects.select_related("user", "user__notification_settings").filter(
-        match=match, number__in=awaited
-    )
-    for seat in seats.order_by("number"):
+    fields = ["turn_number", "to_move", *(also_save or [])]
+    chain = chain_of(match)
+    if chain is not None:
+        # The chain's resolution saves the match once, after its last turn: each
+        # turn's state would be written only to be written over in the same
+        # transaction (the rows of the turns themselves are all stored).
+        chain.unsaved.update(fields)
+    else:
+        match.save(update_fields=fields)
+    _ring(match)  # the pages watching it hear of the new turn (games/push)
+    for seat in _seats_awaited(match, awaited):
         if not (seat.driver_bot or seat.user is None):
             notify(
                 user=seat.user,
@@ -474,7 +572,8 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
                 context={"deadline": deadline.isoformat()},
                 seat=seat,
             )
-            webpush_your_turn(user=seat.user, match=match, turn_number=number, seat=seat)
+            if getattr(seat, "push_subscribed", True):  # read with the seat (_seats_awaited)
+                webpush_your_turn(user=seat.user, match=match, turn_number=number, seat=seat)
         elif at_once:
             Orders.objects.create(
                 match=match,
@@ -488,6 +587,23 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
     if at_once:
         at_once_accept_if_complete(match=match, number=number, now=now)
     return turn
+
+
+def _seats_awaited(match: Match, awaited: list[int]) -> list[Seat]:
+    """The awaited seats with their users, email settings and whether the user has a
+    browser subscribed to web push (`push_subscribed`), by number; in a
+    resolution's chain every seat is read once for the whole chain (nothing in the
+    chain's transaction changes a seat)."""
+    subscribed = PushSubscription.objects.filter(user_id=OuterRef("user_id"))
+    seats = Seat.objects.select_related("user", "user__notification_settings").annotate(
+        push_subscribed=Exists(subscribed)
+    )
+    chain = chain_of(match)
+    if chain is None:
+        return list(seats.filter(match=match, number__in=awaited).order_by("number"))
+    if chain.seats is None:
+        chain.seats = {seat.number: seat for seat in seats.filter(match=match)}
+    return [chain.seats[n] for n in sorted(awaited) if n in chain.seats]
 
 
 def standin_bot(ruleset: str) -> str:
@@ -542,19 +658,22 @@ def match_finish(*, match: Match, now: datetime, also_save: list[str] | None = N
     match.turn_number = int(state["turn"])
     match.to_move = None
     match.record = match_record(match)
-    match.save(
-        update_fields=[
-            "status",
-            "finished_at",
-            "winners",
-            "final_money",
-            "turn_number",
-            "to_move",
-            "record",
-            *(also_save or []),
-        ]
-    )
-    ring_on_commit(match.pk)  # the pages watching it hear of the end (games/push)
+    fields = [
+        "status",
+        "finished_at",
+        "winners",
+        "final_money",
+        "turn_number",
+        "to_move",
+        "record",
+        *(also_save or []),
+    ]
+    chain = chain_of(match)
+    if chain is not None:
+        chain.save_match(match, fields)  # with what the chain's turns changed
+    else:
+        match.save(update_fields=fields)
+    _ring(match)  # the pages watching it hear of the end (games/push)
     match_records_store(match=match)
     # Ratings change in this transaction, once (games/compete/services.py).
     match_rate(match=match)

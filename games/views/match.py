@@ -14,6 +14,8 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import BaseCache, caches
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -180,32 +182,46 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def match_orders(request: HttpRequest, match_id: int) -> HttpResponse:
-    match, seat = player_seat(request, match_id)
-    form = presentation.get(match.ruleset).orders_form(
-        request.POST, view=selectors.orders_view(match, seat)
-    )
+    user = signed_in_user(request)
+    failed: ServiceError | None = None
+    # The form is built from the rows the service works on, read once under the
+    # match's lock (on the turn's critical path: bench/turn_latency.py).
+    with transaction.atomic():
+        try:
+            match, seat = services.match_locked(match_id=match_id, user=user)
+        except Match.DoesNotExist:
+            raise Http404("No such match.") from None
+        if seat is None:
+            raise PermissionDenied("You do not play in this match.")
+        form = presentation.get(match.ruleset).orders_form(
+            request.POST, view=selectors.orders_view(match, seat)
+        )
+        if form.is_valid():
+            try:
+                services.orders_submit_locked(
+                    match=match,
+                    seat=seat,
+                    user=user,
+                    turn=form.cleaned_data["turn"],
+                    orders=form.orders(),
+                )
+            except ServiceError as error:  # refused before anything was written
+                failed = error
     by_script = _wants_json(request)
     if not form.is_valid():
         if by_script:
             return _refusal_json(request, match, seat, form, 400)
         return _detail(request, match, seat, form, 400)
-    try:
-        services.orders_submit(
-            match_id=match.pk,
-            user=signed_in_user(request),
-            turn=form.cleaned_data["turn"],
-            orders=form.orders(),
-        )
-    except ServiceError as error:
-        form.add_engine_error(error.message, error.action)
+    if failed is not None:
+        form.add_engine_error(failed.message, failed.action)
         if by_script:
-            return _refusal_json(request, match, seat, form, error.status, error)
+            return _refusal_json(request, match, seat, form, failed.status, failed)
         # The whole page only for a refusal: was it this seat's move?
         page = selectors.match_page(match, seat)
         match.refresh_from_db()
         if not page.my_move:
-            return refused(request, error, match)
-        return _detail(request, match, seat, form, error.status)
+            return refused(request, failed, match)
+        return _detail(request, match, seat, form, failed.status)
     if by_script:
         # The page stays where it is and asks the poll for what changed.
         return JsonResponse(

@@ -42,9 +42,14 @@ def _strict(user: Any) -> Client:
 
 
 @pytest.fixture
-def laser_against_a_bot(player: Any) -> Match:
+def laser_against_a_bot(player: Any, monkeypatch: pytest.MonkeyPatch) -> Match:
     """The player (seat 1) armed 1-5's laser and sent; the bot's turn is accepted but
-    not resolved: the state is at the bot's turn, the player's laser armed."""
+    not resolved: the state is at the bot's turn, the player's laser armed. (A
+    resolution plays the bots' turns after it in its own transaction, up to
+    CHAIN_MAX: a chain of one leaves the bot's turn to a task of its own.)"""
+    from games.services import resolution
+
+    monkeypatch.setattr(resolution, "CHAIN_MAX", 1)
     match = services.match_create(creator=player, seat_count=2, bots=["random"], turn_seconds=3600)
     services.orders_submit(
         match_id=match.pk, user=player, turn=0, actions=[{"robot": "1-5", "type": "arm_laser"}]
