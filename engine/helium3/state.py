@@ -14,6 +14,7 @@ from engine.errors import StateError
 from engine.helium3.board import DIRECTIONS
 
 RULESET = "helium3"
+_new = object.__new__
 WEAPONS = ("missile", "laser")
 MAX_SIDE = 64
 MAX_SEATS = 4
@@ -44,10 +45,20 @@ class Robot:
     alive: bool = True
 
     def copy(self) -> Robot:
-        return Robot(
-            self.id, self.seat, self.x, self.y, self.facing, self.active,
-            self.armed, self.shield, self.deflect, self.mined, self.alive,
-        )  # fmt: skip
+        """A copy, made field by field (faster than the constructor): every field is set."""
+        copy = _new(Robot)
+        copy.id = self.id
+        copy.seat = self.seat
+        copy.x = self.x
+        copy.y = self.y
+        copy.facing = self.facing
+        copy.active = self.active
+        copy.armed = self.armed
+        copy.shield = self.shield
+        copy.deflect = self.deflect
+        copy.mined = self.mined
+        copy.alive = self.alive
+        return copy
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -104,14 +115,28 @@ class State:
 
     def copy(self, helium: list[int] | None = None) -> State:
         """A copy that shares the (immutable by convention) robots but not the lists;
-        `helium`, when given, is the copy's helium list instead of a copy of this one's."""
-        return State(
-            self.seed, self.width, self.height, self.helium[:] if helium is None else helium,
-            dict(self.money),
-            self.robots[:], self.turn, self.to_move, self.clock_ms, self.length_ms,
-            self.over, self.winners[:], self.termination, self.ruleset,
-            self.index if self._index is None else self._index,
-        )  # fmt: skip
+        `helium`, when given, is the copy's helium list instead of a copy of this one's.
+
+        Made field by field (a copy is made every turn; this is about twice as fast as
+        calling the constructor): every field of the class is set here."""
+        copy = _new(State)
+        copy.seed = self.seed
+        copy.width = self.width
+        copy.height = self.height
+        copy.helium = self.helium[:] if helium is None else helium
+        copy.money = dict(self.money)
+        copy.robots = self.robots[:]
+        copy.turn = self.turn
+        copy.to_move = self.to_move
+        copy.clock_ms = self.clock_ms
+        copy.length_ms = self.length_ms
+        copy.over = self.over
+        copy.winners = self.winners[:]
+        copy.termination = self.termination
+        copy.ruleset = self.ruleset
+        copy._index = self.index if self._index is None else self._index
+        copy._derived = None
+        return copy
 
     @property
     def index(self) -> dict[str, int]:
