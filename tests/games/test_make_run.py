@@ -40,28 +40,43 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
 class Browser:
     """Cookies and CSRF tokens as a browser keeps them; only 127.0.0.1."""
 
     def __init__(self, base: str) -> None:
         self.base = base
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
-        )
+        cookies = urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        self.opener = urllib.request.build_opener(cookies)
+        self.no_follow = urllib.request.build_opener(cookies, _NoRedirect())
 
     def get(self, path: str) -> tuple[int, str, str]:
         with self.opener.open(self.base + path, timeout=30) as answer:
             return answer.status, answer.geturl(), answer.read().decode()
 
-    def post(self, path: str, form_page: str, data: dict[str, str]) -> tuple[int, str, str]:
+    def post(
+        self, path: str, form_page: str, data: dict[str, str], *, follow: bool = True
+    ) -> tuple[int, str, str]:
+        """Post the form; `follow=False` answers the redirect itself (its status and
+        where it points) without opening the page it names."""
         token = CSRF.search(form_page)
         assert token, "no CSRF token on the form's page"
         body = urllib.parse.urlencode({"csrfmiddlewaretoken": token.group(1), **data}).encode()
         request = urllib.request.Request(
             self.base + path, data=body, headers={"Referer": self.base + path}
         )
-        with self.opener.open(request, timeout=30) as answer:
-            return answer.status, answer.geturl(), answer.read().decode()
+        opener = self.opener if follow else self.no_follow
+        try:
+            with opener.open(request, timeout=30) as answer:
+                return answer.status, answer.geturl(), answer.read().decode()
+        except urllib.error.HTTPError as answer:
+            if follow or answer.code not in (301, 302, 303):
+                raise
+            return answer.code, answer.headers.get("Location", ""), ""
 
 
 def wait_logged(predicate: Callable[[], Any], seconds: float, what: str, log: Path) -> Any:
@@ -152,11 +167,23 @@ def test_make_run_serves_the_embedded_site_with_a_real_worker_and_clock(
         re.search(r'action="(/matches/\d+/orders/)"', page).group(1)  # type: ignore[union-attr]
     ).path
     turn = int(TURN.search(page).group(1))  # type: ignore[union-attr]
-    _, _, after = browser.post(match_path, page, {"turn": str(turn), "actions_json": "[]"})
-    assert "Orders accepted" in after
-
+    # The player sends and looks away (the redirect is not followed): the bots' turns
+    # are resolved by the worker, the person's turn begins and, as the player has
+    # not looked since, the your-turn email goes out at once (no delay here). A
+    # player who looked at the page would get none ("only when away"), and with
+    # the bots' turns resolved in the same task as the person's, the redirect's
+    # page may already show the player's next turn.
+    status, _, _ = browser.post(
+        match_path, page, {"turn": str(turn), "actions_json": "[]"}, follow=False
+    )
+    assert status == 302
+    var = tmp_path / "var"
+    wait_logged(
+        lambda: (var / "mail").is_dir() and any((var / "mail").iterdir()), 90, "a mail", log
+    )
     # The three bots' turns are resolved by the worker; the person moves again.
     detail = match_path.removesuffix("orders/")
+    assert "Orders accepted" in browser.get(detail)[2]  # the redirect's message, shown once
 
     def my_move_again() -> int | None:
         found = TURN.search(browser.get(detail)[2])
@@ -171,12 +198,8 @@ def test_make_run_serves_the_embedded_site_with_a_real_worker_and_clock(
         log,
     )
     # Everything lives under the run's own folder: the SQLite database, the queue, mail.
-    var = tmp_path / "var"
     assert (var / "db.sqlite3").exists() and (var / "celery").is_dir()
     # The your-turn email, sent by the worker from the email queue; its links
     # point at the site as it runs (HELIUM3_PORT), not at a default port.
-    wait_logged(
-        lambda: (var / "mail").is_dir() and any((var / "mail").iterdir()), 90, "a mail", log
-    )
     mail = "".join(path.read_text() for path in (var / "mail").iterdir())
     assert f"{base}{detail}" in mail
