@@ -6,11 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, Q
 from django.http import HttpRequest
 
-from games import viewers
-from games.models import AT_ONCE, Match, Orders, Seat, Turn
+from games import selectors, viewers
 
 
 class YourMove:
@@ -33,28 +31,7 @@ class YourMove:
         viewer = viewers.viewer_of(self._request)
         if viewer.pk is None:
             return 0
-        # The lobby's "your move" (selectors.lobby_my_matches): a running match
-        # whose seat to move is this player's own, not played by a stand-in bot, or
-        # whose turn at once waits for this seat's orders.
-        at_once = Turn.objects.filter(
-            match=OuterRef("match_id"),
-            number=OuterRef("match__turn_number"),
-            seat=AT_ONCE,
-            status=Turn.Status.WAITING,
-        )
-        given = Orders.objects.filter(
-            match=OuterRef("match_id"),
-            turn_number=OuterRef("match__turn_number"),
-            seat=OuterRef("number"),
-            step=0,
-        )
-        return (
-            Seat.objects.filter(
-                user_id=viewer.pk, standin_bot="", match__status=Match.Status.RUNNING
-            )
-            .filter(Q(match__to_move=F("number")) | (Exists(at_once) & ~Exists(given)))
-            .count()
-        )
+        return selectors.your_move_seats(viewer.pk).count()
 
 
 def your_move(request: HttpRequest) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from django.db.models import (
     BooleanField,
     Case,
     Exists,
+    F,
     OuterRef,
     Q,
     QuerySet,
@@ -480,3 +481,33 @@ def orders_view(match: Match, seat: Seat) -> dict[str, Any] | None:
 def notification_settings_for(user: User) -> NotificationSettings:
     prefs = NotificationSettings.objects.filter(user=user).first()
     return prefs if prefs is not None else NotificationSettings(user=user)
+
+
+def your_move_seats(user_id: int) -> QuerySet[Seat]:
+    """The seats whose move it is of player `user_id`: the navigation badge's count
+    and the push channel's `moves` (one query). A running match whose seat to move
+    is the player's own, not played by a stand-in bot, and whose turn still waits for
+    its orders (orders accepted and being resolved are no longer the player's move),
+    or whose turn at once waits for this seat's orders."""
+    accepted = Turn.objects.filter(
+        match=OuterRef("match_id"),
+        number=OuterRef("match__turn_number"),
+        status=Turn.Status.ACCEPTED,
+    )
+    at_once = Turn.objects.filter(
+        match=OuterRef("match_id"),
+        number=OuterRef("match__turn_number"),
+        seat=AT_ONCE,
+        status=Turn.Status.WAITING,
+    )
+    given = Orders.objects.filter(
+        match=OuterRef("match_id"),
+        turn_number=OuterRef("match__turn_number"),
+        seat=OuterRef("number"),
+        step=0,
+    )
+    return Seat.objects.filter(
+        user_id=user_id, standin_bot="", match__status=Match.Status.RUNNING
+    ).filter(
+        (Q(match__to_move=F("number")) & ~Exists(accepted)) | (Exists(at_once) & ~Exists(given))
+    )

@@ -18,12 +18,11 @@ from http.cookies import CookieError, SimpleCookie
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, Q
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
 from games import selectors, viewers
-from games.models import AT_ONCE, Match, Orders, Seat, Turn
+from games.models import Match, Turn
 
 
 @dataclass(frozen=True)
@@ -116,24 +115,7 @@ def move_counts(user_ids: set[int]) -> dict[int, int]:
     """Each signed-in listener's "your move" count (the badge's own query)."""
     counts = {}
     for user_id in user_ids:
-        # games.context_processors.YourMove.count's query, for a user id.
-        at_once = Turn.objects.filter(
-            match=OuterRef("match_id"),
-            number=OuterRef("match__turn_number"),
-            seat=AT_ONCE,
-            status=Turn.Status.WAITING,
-        )
-        given = Orders.objects.filter(
-            match=OuterRef("match_id"),
-            turn_number=OuterRef("match__turn_number"),
-            seat=OuterRef("number"),
-            step=0,
-        )
-        counts[user_id] = (
-            Seat.objects.filter(user_id=user_id, standin_bot="", match__status=Match.Status.RUNNING)
-            .filter(Q(match__to_move=F("number")) | (Exists(at_once) & ~Exists(given)))
-            .count()
-        )
+        counts[user_id] = selectors.your_move_seats(user_id).count()
     return counts
 
 

@@ -71,9 +71,10 @@ def test_after_playing_its_move_the_badge_counts_one_less(two_waiting_one_not, p
     drain(first, emails=False)  # the bot moves; the player's turn comes round again
     services.orders_submit(match_id=first.pk, user=player, turn=2, actions=[])
     html = client_for(player).get(reverse("games:lobby")).content.decode()
-    # Orders in and not yet resolved: still the player's seat to move in the row, and
-    # the badge says so until the worker resolves the turn.
-    assert _badge(html).group(1) == "2"
+    # Orders in and not yet resolved: still the player's seat to move in the row, but
+    # no longer waiting for their orders (as in a game played at once): the badge
+    # counts it again only if the resolved turn comes back to them.
+    assert _badge(html).group(1) == "1" and "<title>(1) Lobby · Robot Turns</title>" in html
     drain(first, emails=False)
     Match.objects.filter(pk=first.pk).update(status=Match.Status.PAUSED)
     html = client_for(player).get(reverse("games:lobby")).content.decode()

@@ -269,6 +269,7 @@
     });
     return {
       held: function (id) { return held[id]; },
+      forget: function (id) { delete held[id]; },
       swapIn: function (shown) {
         var fresh = [];
         HELD.forEach(function (id) {
@@ -442,6 +443,12 @@
      brought wait for it; with nothing to play they show now. */
   function landed() {
     var holder = takeMovie();
+    // Orders sent for turn `sentFor` took the match off the badge: until the board
+    // shows a later turn, an answer without that turn's movie does not count it
+    // again (one asked before the orders went says "your move" for a turn played).
+    var badge = hold.held("move-badge"), now = $("#move-badge"), turn = boardTurn();
+    if (!holder && badge && now && sentFor !== null && turn !== null && +turn <= sentFor &&
+        +badge.dataset.count > +now.dataset.count) hold.forget("move-badge");
     if (holder) enqueue(function () { playFragment(holder, false); });
     if (current || queue.length) return;
     hold.swapIn(null);
@@ -524,7 +531,7 @@
      JSON asked for (signed out, a server page) sends the form the plain way, as the
      page does without JavaScript. */
   var SEND_POLLS = [0, 300, 300, 400, 500, 700, 1000, 1500, 2000, 3000];
-  var sentAwaits = false;
+  var sentAwaits = false, sentFor = null;
   /* Counts the answers to orders sent that the page has shown (the refusal, or the
      first poll after the orders were accepted): data-orders-answered on <html>, and
      data-orders-answer the last answer, "accepted" or "refused". */
@@ -642,6 +649,12 @@
       // The form stays until the poll brings the next one (its buttons off meanwhile);
       // a board script that plans on its own hears that its plan is gone.
       noteAccepted(data.message, data.turn);
+      // The match no longer waits for this player: the badge and the tab title stop
+      // counting it now (the turn's poll counts it again, if it is their move again,
+      // once its movie has played).
+      // (A step leaves the turn the player's: the badge stays.)
+      var count = window.h3Push && window.h3Push.badgeCount();
+      if (mark && count && !data.steps) { window.h3Push.setBadge(count - 1); sentFor = +data.turn; }
       document.dispatchEvent(new CustomEvent("matchpage:accepted", {detail: data}));
       // The first look always brings the page's parts anew (never "nothing changed"),
       // and in a game of steps the board too; then the form shown may be sent again.

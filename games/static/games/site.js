@@ -68,6 +68,8 @@
     if (said) said.textContent = " " + n + " match" + (n === 1 ? "" : "es") + " waiting for your orders";
     titleFollowsBadge();
   }
+  push.setBadge = setBadge;
+  push.badgeCount = function () { var n = badgeCount(); return n === "-" ? null : +n; };
   function pushOpen(delay) {
     if (!window.EventSource) return;
     var match = document.getElementById("match"), poll = document.getElementById("poll");
