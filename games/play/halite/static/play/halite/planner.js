@@ -568,8 +568,9 @@
     planner.sel = kept;
     planner.plan = planner.on ? parseMoves(box.value) : {};
     if (bar) bar.hidden = !planner.on;
-    var f = ordersForm(), own = f && $(".send", f);
-    if (own && own !== $("#bar-send")) own.hidden = planner.on;
+    // (Not `own`: that name is the function this one calls above.)
+    var f = ordersForm(), formSend = f && $(".send", f);
+    if (formSend && formSend !== $("#bar-send")) formSend.hidden = planner.on;
     if (svg) {
       svg.setAttribute("tabindex", "0");
       svg.setAttribute("aria-describedby", "hl-keys");
