@@ -62,6 +62,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def fresh_caches() -> None:
+    """Each test starts with empty caches: what an earlier test in this process left
+    there (allauth's limit of one confirmation email per address every three
+    minutes, a cached page) must not decide this one."""
+    from django.core.cache import caches
+
+    for cache in caches.all():
+        cache.clear()
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     return {
