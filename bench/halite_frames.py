@@ -225,6 +225,21 @@ def restyles(trace: bytes) -> list[int]:
     ]
 
 
+def lowest_rate(frames: list[float], window_ms: float = 1000.0) -> float | None:
+    """The fewest frames a second over any second of play: each run of consecutive
+    frame deltas that first adds up to `window_ms`, its frames over its time."""
+    lowest = None
+    for start in range(len(frames)):
+        total = 0.0
+        for count, delta in enumerate(frames[start:], 1):
+            total += delta
+            if total >= window_ms:
+                rate = count * 1000.0 / total
+                lowest = rate if lowest is None else min(lowest, rate)
+                break
+    return None if lowest is None else round(lowest, 1)
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -294,6 +309,7 @@ def measure(args: argparse.Namespace, match: Any, user: Any) -> dict[str, Any]:
         "p99_ms": round(_percentile(frames, 0.99), 1),
         "worst_ms": round(max(frames), 1),
         "over_20_ms": sum(1 for f in frames if f > 20),
+        "lowest_fps_1s": lowest_rate(frames),
         # CPU a frame: the page's main thread, and every thread that draws (main,
         # compositor, raster workers, the display compositor), over the movies' frames.
         "main_cpu_ms_per_frame": round(cpu.get("CrRendererMain", 0) / len(frames), 2),
@@ -353,7 +369,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"run {run} (load {before} to {figures['load_after']}): frame median "
                 f"{figures['median_ms']} ms, p90 {figures['p90_ms']} ms, p99 "
                 f"{figures['p99_ms']} ms, worst {figures['worst_ms']} ms over "
-                f"{figures['frames']} frames ({figures['over_20_ms']} over 20 ms); CPU of a "
+                f"{figures['frames']} frames ({figures['over_20_ms']} over 20 ms), "
+                f"fewest frames in any second {figures['lowest_fps_1s']}; CPU of a "
                 f"frame, main thread: median {main_cpu.get('median')} ms, p99 "
                 f"{main_cpu.get('p99')} ms, worst {main_cpu.get('worst')} ms; every thread "
                 f"that draws: median {drawing.get('median')} ms, worst {drawing.get('worst')} "
