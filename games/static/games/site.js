@@ -131,22 +131,28 @@
     if (push.up && d.elt && d.elt.id === "poll" && !(d.etc && d.etc.returnPromise)) e.preventDefault();
   });
   /* A pushed turn: ask the poll (the viewer's own view) until the page's poll says
-     the version pushed (an answer already on its way may predate it). */
-  var wanted = null, tries = 0;
+     the version pushed or a later turn (an answer already on its way may predate it,
+     and an ask made while it is on its way is dropped: the asks go on for up to 20 s,
+     not a count of asks that a slow answer would use up). */
+  var wanted = null, since = 0;
   function versionOf(url) {
     var v = /[?&]v=([^&]*)/.exec(url || "");
     return v ? decodeURIComponent(v[1]).split(".").slice(0, 3).join(".") : null;
   }
+  function reached(version) {
+    if (version === null || wanted === null) return false;
+    return version === wanted || +version.split(".")[1] > +wanted.split(".")[1];
+  }
   function askPoll() {
     var poll = document.getElementById("poll"), url = poll && poll.getAttribute("hx-get");
-    if (!url || !window.htmx || wanted === null || versionOf(url) === wanted || tries++ >= 10) { wanted = null; return; }
+    if (!url || !window.htmx || wanted === null || reached(versionOf(url)) || Date.now() - since > 20000) { wanted = null; return; }
     var again = function () { setTimeout(askPoll, 200); };
     var asked = window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
     if (asked && asked.then) asked.then(again, again); else again();
   }
   document.addEventListener("h3:push-turn", function (e) {
     var fresh = wanted === null;
-    wanted = e.detail.version; tries = 0;
+    wanted = e.detail.version; since = Date.now();
     if (fresh) askPoll();
   });
   /* The watch page's list (#watch-list, its version in data-watch): asked again when
