@@ -531,7 +531,10 @@
      JSON asked for (signed out, a server page) sends the form the plain way, as the
      page does without JavaScript. */
   var SEND_POLLS = [0, 300, 300, 400, 500, 700, 1000, 1500, 2000, 3000];
-  var sentAwaits = false, sentFor = null;
+  var sentAwaits = false, sentFor = null, pollsOut = 0;
+  // Poll requests on their way (htmx's own events, whoever asked).
+  document.addEventListener("htmx:beforeRequest", function (e) { if (pollEvent(e)) pollsOut++; });
+  document.addEventListener("htmx:afterRequest", function (e) { if (pollEvent(e) && pollsOut > 0) pollsOut--; });
   /* Counts the answers to orders sent that the page has shown (the refusal, or the
      first poll after the orders were accepted): data-orders-answered on <html>, and
      data-orders-answer the last answer, "accepted" or "refused". */
@@ -598,9 +601,25 @@
      and what to do once its answer is in. The first look always goes (its answer
      is the page after the orders: the form again, the panel saying they are in);
      the later ones only while the push channel is shut, else the page is told. */
-  function pollAfterSend(turn, first, k) {
-    if (k >= SEND_POLLS.length || (k > 0 && pushing())) return;
+  /* With the channel open the page is told of the turn; should a telling be missed
+     (an ask lost behind a slow answer), it looks once more after 12 s, then 24 and
+     48 s, while the board still shows the turn the orders were sent for. */
+  function lateLook(turn, delay) {
     setTimeout(function () {
+      var poll = $("#poll[hx-get]");
+      if (!poll || !window.htmx || +poll.dataset.since > turn) return;
+      if (!current && !queue.length) window.htmx.ajax("GET", poll.getAttribute("hx-get"), {target: "#poll", swap: "outerHTML"});
+      if (delay < 48000) lateLook(turn, delay * 2);
+    }, delay);
+  }
+  function pollAfterSend(turn, first, k, waited) {
+    if (k >= SEND_POLLS.length) return;
+    if (k > 0 && pushing()) return lateLook(turn, 12000);
+    setTimeout(function () {
+      // The first look waits for a poll answer on its way (a timer's, a push's ask):
+      // htmx would queue it behind that one, and the next ask would take its place
+      // in the queue, so the look that brings the board after a step would never go.
+      if (k === 0 && pollsOut > 0 && (waited || 0) < 5000) return pollAfterSend(turn, first, 0, (waited || 0) + 50);
       var poll = $("#poll[hx-get]");
       if (!poll || !window.htmx) { if (k === 0) { if (first.sent) first.sent(); answered("accepted"); } return; }
       if (k > 0 && (+poll.dataset.since > turn || pushing())) return;
@@ -608,7 +627,7 @@
       var next = function () { if (k === 0) { if (first.sent) first.sent(); answered("accepted"); } pollAfterSend(turn, null, k + 1); };
       var asked = window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
       if (asked && asked.then) asked.then(next, next); else next();
-    }, SEND_POLLS[k]);
+    }, waited ? 50 : SEND_POLLS[k]);
   }
   function send(e) {
     var f = e.target;
