@@ -30,13 +30,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def asgi_server() -> Iterator[str]:
-    """uvicorn serving helium3_site.asgi on 127.0.0.1; yields the base URL."""
-    from helium3_site.asgi import application
+def asgi_server(app: Any = None) -> Iterator[str]:
+    """uvicorn serving `app` (helium3_site.asgi's application unless another is
+    given) on 127.0.0.1, in a thread of this process; yields the base URL."""
+    if app is None:
+        from helium3_site.asgi import application as app
 
     port = free_port()
     config = uvicorn.Config(
-        application,
+        app,
         host="127.0.0.1",
         port=port,
         log_level="warning",

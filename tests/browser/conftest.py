@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
-import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +19,8 @@ import pytest
 
 GAMES_TESTS = Path(__file__).resolve().parent.parent / "games"
 sys.path.insert(0, str(GAMES_TESTS))
+# tests/api/stream_support.py's uvicorn-in-a-thread starter serves asgi_site too.
+sys.path.insert(0, str(GAMES_TESTS.parent / "api"))
 _spec = importlib.util.spec_from_file_location("games_tests_conftest", GAMES_TESTS / "conftest.py")
 assert _spec is not None and _spec.loader is not None
 _games = importlib.util.module_from_spec(_spec)
@@ -97,38 +98,15 @@ def asgi_site(settings: Any, tmp_path: Path) -> Iterator[str]:
     server, where /push/ is a 404 and the pages poll). Its own file bell, rung by
     the test's commits; the static files from the apps' folders, as the live server
     serves them. Yields the base URL."""
-    import threading
-    import time
-
-    import uvicorn
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from stream_support import asgi_server
 
     from helium3_site.asgi import application
 
     settings.PUSH_BELL_FILE = str(tmp_path / "bell")
     settings.PUSH_REDIS_URL = "file"
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    config = uvicorn.Config(
-        ASGIStaticFilesHandler(application),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=1,
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="asgi-test-site", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
+    with asgi_server(ASGIStaticFilesHandler(application)) as base:
+        yield base
 
 
 @pytest.fixture
