@@ -34,6 +34,22 @@ SETTLE_BOARD = """() => {
 }"""
 
 
+def sign_in(page: Page, base: str, username: str) -> None:
+    """The page's browser signed in as `username` by a session cookie the server
+    made, for tests that are not about signing in: the form's round trips (its page,
+    the post, the page it leads to) cost a test a second or more. The sign-in form is
+    used where it is the subject (test_match_end, test_webpush_worker,
+    test_board_no_js, test_accessibility's refused sign-in)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
+
+
 def settle_board(page: Page, timeout: float = 60_000) -> None:
     """Skip whatever the board is animating and wait until it shows the latest turn."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import match_over, orders_accepted, sending_orders, settle_board
+from browser_support import match_over, orders_accepted, sending_orders, settle_board, sign_in
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -29,13 +29,10 @@ Cell = tuple[int, int]
 
 
 def log_in(page: Page, base: str, username: str) -> Any:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     player = UserFactory(username=username)
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Login:").fill(username)
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, base, username)
     return player
 
 

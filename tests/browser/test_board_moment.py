@@ -19,6 +19,7 @@ from browser_support import (
     hold_the_page_after_sending,
     sending_orders,
     settle_board,
+    sign_in,
 )
 from playwright.sync_api import Page, expect
 
@@ -62,13 +63,10 @@ PLAYS_SOON = """() => new Promise(done => {
 
 
 def log_in(page: Page, base: str, username: str) -> Any:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     player = UserFactory(username=username)
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Login:").fill(username)
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, base, username)
     return player
 
 

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import settle_board, sign_in
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -45,15 +45,6 @@ WATCH_HOOKS = """(() => {
 })()"""
 
 
-def log_in(page: Page, base: str, username: str) -> None:
-    from game_factories import PASSWORD
-
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Login:").fill(username)
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
-
-
 def test_the_helium3_match_page_plays_its_turns_through_page_js_hooks(
     live_server: Any, page: Page
 ) -> None:
@@ -68,7 +59,7 @@ def test_the_helium3_match_page_plays_its_turns_through_page_js_hooks(
     match = services.match_create(creator=alice, seat_count=2, length_ms=60_000)
     services.seat_join(match_id=match.pk, user=bob)
     page.add_init_script(WATCH_HOOKS)
-    log_in(page, live_server.url, "alice")
+    sign_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     expect(page.locator("#panel")).to_contain_text("your move")
     assert page.evaluate("() => window.h3Hooks.inits") == 1

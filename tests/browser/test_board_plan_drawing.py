@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import sign_in
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -21,16 +22,13 @@ PHONE = {"width": 390, "height": 844}
 
 
 def log_in_and_start(page: Page, base: str) -> int:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     from games import services
 
     player = UserFactory(username="gunner")
     match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["random"])
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Login:").fill("gunner")
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, base, "gunner")
     page.goto(f"{base}/matches/{match.pk}/")
     expect(page.locator("#panel strong.your-move")).to_be_visible()
     return int(match.pk)

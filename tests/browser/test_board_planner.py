@@ -9,23 +9,20 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import sending_orders, settle_board
+from browser_support import sending_orders, settle_board, sign_in
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def log_in_and_start(page: Page, base: str) -> Any:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     from games import services
 
     player = UserFactory(username="planner")
     match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["random"])
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Login:").fill("planner")
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, base, "planner")
     page.goto(f"{base}/matches/{match.pk}/")
     expect(page.get_by_text("your move")).to_be_visible()
     return match

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
-from game_factories import PASSWORD, UserFactory
+from browser_support import settle_board, sign_in
+from game_factories import UserFactory
 from playwright.sync_api import Page, Response, expect
 
 from games import services
@@ -53,10 +53,7 @@ def test_polls_after_sending_with_a_laser_armed_never_answer_500(
 
     page.on("response", seen)
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Login:").fill("laserfan")
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, base, "laserfan")
     page.goto(f"{base}/matches/{match.pk}/")
     expect(page.get_by_text("your move")).to_be_visible()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import settle_board, sign_in
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,7 +26,7 @@ RECORD = """(() => {
 
 
 def test_a_remake_turn_of_shields_only_plays_with_its_caption(live_server: Any, page: Page) -> None:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
     from site_support import drain
 
     from games import services
@@ -37,10 +37,7 @@ def test_a_remake_turn_of_shields_only_plays_with_its_caption(live_server: Any, 
     )
     services.seat_join(match_id=match.pk, user=bob)
     page.add_init_script(RECORD)
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Login:").fill("alice")
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     expect(page.locator("#panel")).to_contain_text("your move")
     page.get_by_label("Speed").select_option("1")

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import sign_in
 from playwright.sync_api import Page, expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "games"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "api"))
-from test_match_end import log_in  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +34,7 @@ def test_an_owner_puts_a_bot_on_the_ladder_and_the_leaderboard_lists_its_matches
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_viewport_size({"width": 1280, "height": 900})
-    log_in(page, live_server.url, "alice")
+    sign_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/settings/tokens/")
     page.get_by_role("button", name="Put on the Helium 3 ladder").click()
     expect(page.get_by_text("Your bot is on the Helium 3 ladder.")).to_be_visible()

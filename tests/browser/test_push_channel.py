@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import settle_board, sign_in
 from playwright.sync_api import Page, Request, expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "api"))
@@ -35,17 +35,14 @@ RECORD = """(() => {
 
 
 def start(page: Page, base: str) -> Any:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     from games import services
 
     player = UserFactory(username="listener")
     match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["random"])
     page.add_init_script(RECORD)
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Login:").fill("listener")
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, base, "listener")
     page.goto(f"{base}/matches/{match.pk}/")
     expect(page.locator("#panel")).to_contain_text("your move")
     page.wait_for_function("() => window.h3Push && window.h3Push.up === true", timeout=15_000)

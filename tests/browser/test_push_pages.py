@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import sign_in
 from playwright.sync_api import Page, Request, expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "push"))
@@ -129,15 +130,10 @@ def test_the_watch_page_polls_its_list_when_the_channel_is_refused(
 def test_the_badge_and_the_tab_title_of_a_page_of_no_match_follow_the_channel(
     asgi_site: str, page: Page
 ) -> None:
-    from game_factories import PASSWORD
-
     from games import services
 
     match = bot_match("badged")
-    page.goto(f"{asgi_site}/accounts/login/")
-    page.get_by_label("Login:").fill("badged")
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, asgi_site, "badged")
     page.goto(f"{asgi_site}/watch/")
     badge = page.locator("#move-badge")
     expect(badge).to_have_attribute("data-count", "1")

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import sign_in
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "games"))
-from test_match_end import log_in  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,7 +47,7 @@ def test_a_player_sees_the_change_the_leaderboard_and_the_chart(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_viewport_size({"width": 1280, "height": 900})
-    log_in(page, live_server.url, "alice")
+    sign_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/matches/{last.pk}/")
     mine = page.locator("section.results tbody tr", has_text="alice")
     shown = f"{change.delta:+d}" if change.delta else "±0"

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import match_over, settle_board
+from browser_support import match_over, settle_board, sign_in
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -21,13 +21,10 @@ PHONE = {"width": 390, "height": 844}
 
 
 def log_in(page: Page, base: str, username: str) -> Any:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     player = UserFactory(username=username)
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Login:").fill(username)
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, base, username)
     return player
 
 

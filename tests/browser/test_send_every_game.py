@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser_support import orders_accepted, sending_orders, settle_board
+from browser_support import orders_accepted, sending_orders, settle_board, sign_in
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -47,13 +47,10 @@ WATCH = """(() => {
 
 
 def log_in(page: Page, base: str, username: str) -> Any:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     player = UserFactory(username=username)
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Login:").fill(username)
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, base, username)
     return player
 
 
@@ -154,7 +151,7 @@ def test_send_keeps_the_page_and_the_turn_arrives_as_a_movie(
 def test_without_javascript_halites_form_posts_and_comes_back_to_the_match(
     live_server: Any, celery_worker: Any, browser: Browser
 ) -> None:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     from games import services
     from games.models import Match
@@ -171,10 +168,7 @@ def test_without_javascript_halites_form_posts_and_comes_back_to_the_match(
     context = browser.new_context(java_script_enabled=False, viewport=LAPTOP)
     page = context.new_page()
     try:
-        page.goto(f"{live_server.url}/accounts/login/")
-        page.get_by_label("Login:").fill("plainhalite")
-        page.get_by_label("Password:").fill(PASSWORD)
-        page.get_by_role("button", name="Sign In").click()
+        sign_in(page, live_server.url, "plainhalite")
         page.goto(f"{live_server.url}/matches/{match.pk}/")
         expect(page.locator("#orders-form")).to_be_visible()
         with page.expect_navigation():

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import sign_in
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -40,7 +41,7 @@ def plan_something(page: Page) -> None:
 def test_send_to_planner_usable_again_against_three_bots(
     live_server: Any, celery_worker: Any, page: Page
 ) -> None:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     from games import services
 
@@ -49,10 +50,7 @@ def test_send_to_planner_usable_again_against_three_bots(
         creator=player, seat_count=4, turn_seconds=3600, bots=["fighter", "miner", "random"]
     )
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Login:").fill("timer")
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, live_server.url, "timer")
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     page.get_by_label("Speed").select_option("1")
     expect(page.get_by_text("your move")).to_be_visible()

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import settle_board, sign_in
 from playwright.sync_api import Page, Request, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -69,7 +69,7 @@ def other_moves(match: Any, other: Any) -> None:
 def test_after_send_the_page_is_told_the_turn_instead_of_polling(
     asgi_site: str, page: Page
 ) -> None:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     from games import services
 
@@ -87,10 +87,7 @@ def test_after_send_the_page_is_told_the_turn_instead_of_polling(
     services.seat_join(match_id=match.pk, user=other)
     match.refresh_from_db()
     page.add_init_script(PUSHED)
-    page.goto(f"{asgi_site}/accounts/login/")
-    page.get_by_label("Login:").fill("waiter")
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, asgi_site, "waiter")
     page.goto(f"{asgi_site}/matches/{match.pk}/")
     expect(page.locator("#panel .your-move")).to_be_visible()
     settle_board(page)

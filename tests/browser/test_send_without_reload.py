@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import settle_board, sign_in
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -18,16 +18,13 @@ LAPTOP = {"width": 1280, "height": 720}
 
 
 def log_in_and_start(page: Page, base: str, username: str) -> Any:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     from games import services
 
     player = UserFactory(username=username)
     match = services.match_create(creator=player, seat_count=2, turn_seconds=3600, bots=["random"])
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Login:").fill(username)
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, base, username)
     page.goto(f"{base}/matches/{match.pk}/")
     expect(page.get_by_text("your move")).to_be_visible()
     return match

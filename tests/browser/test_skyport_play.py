@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import match_over, settle_board
+from browser_support import match_over, settle_board, sign_in
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -38,13 +38,10 @@ Tile = tuple[int, int]
 
 
 def log_in(page: Page, base: str, username: str) -> Any:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     player = UserFactory(username=username)
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Login:").fill(username)
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, base, username)
     return player
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from browser_support import sign_in
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -58,7 +59,7 @@ def runs(frames: list[dict[str, Any]]) -> list[tuple[int, int]]:
 def test_the_title_the_badge_and_the_end_change_after_the_last_animation(
     live_server: Any, celery_worker: Any, page: Page
 ) -> None:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     from games import services
 
@@ -66,10 +67,7 @@ def test_the_title_the_badge_and_the_end_change_after_the_last_animation(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_viewport_size(LAPTOP)
     player = UserFactory(username="teller")
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Login:").fill("teller")
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, live_server.url, "teller")
     match = services.match_create(
         creator=player,
         seat_count=2,

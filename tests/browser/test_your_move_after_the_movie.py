@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 import pytest
+from browser_support import sign_in
 from playwright.sync_api import Page, Route, expect
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -157,7 +158,7 @@ def turns_told(told: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_your_move_comes_after_the_movie_however_the_answers_land(
     asgi_site: str, celery_worker: Any, page: Page
 ) -> None:
-    from game_factories import PASSWORD, UserFactory
+    from game_factories import UserFactory
 
     from games import services
 
@@ -165,10 +166,7 @@ def test_your_move_comes_after_the_movie_however_the_answers_land(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_viewport_size({"width": 1280, "height": 900})
     player = UserFactory(username="racer")
-    page.goto(f"{asgi_site}/accounts/login/")
-    page.get_by_label("Login:").fill("racer")
-    page.get_by_label("Password:").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    sign_in(page, asgi_site, "racer")
     match = services.match_create(
         creator=player, seat_count=4, turn_seconds=3600, bots=["fighter", "miner", "random"]
     )
