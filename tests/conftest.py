@@ -85,10 +85,34 @@ def _worker_quiet(seconds: float = 30.0) -> None:
         time.sleep(0.05)
 
 
+def _worker_forget_scheduled() -> None:
+    """Cancel the tasks the worker holds for a later time (a short turn's deadline
+    task, queued with an ETA). Their matches go with the test's database, but each
+    would still come due in a later test and take the one worker thread from it: a
+    test timing its own deadline tasks was once held up seconds by a test's leftovers.
+    Cancelling only marks an entry (the worker thread's timer skips it); the message
+    stays unacknowledged in the broker, which the run never reads again."""
+    from celery.worker.request import Request
+
+    from helium3_site.celery import app
+
+    worker = getattr(app, "helium3_tests_worker", None)
+    timer = getattr(getattr(worker, "consumer", None), "timer", None)
+    # Only tasks' entries: the same timer keeps the worker's own repeated calls.
+    for scheduled in getattr(timer, "queue", ()):
+        if any(isinstance(arg, Request) for arg in scheduled.entry.args):
+            scheduled.entry.cancel()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     if "celery_worker" in getattr(item, "fixturenames", ()):
         _worker_quiet()
+    # Any test whose transactions commit (its on-commit hooks queue real tasks).
+    if "celery_worker" in getattr(item, "fixturenames", ()) or any(
+        mark.kwargs.get("transaction") for mark in item.iter_markers("django_db")
+    ):
+        _worker_forget_scheduled()
 
 
 def pytest_configure(config: pytest.Config) -> None:

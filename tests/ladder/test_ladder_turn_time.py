@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import re
 import time
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -151,3 +151,17 @@ def test_a_short_turn_resumed_after_a_pause_gets_a_task_for_its_new_deadline(
     turn = waiting_turn(match)
     assert turn.deadline_at is not None
     assert queued == [(match.pk, turn.number, turn.deadline_at)]
+
+
+@pytest.mark.django_db
+def test_a_deadline_task_for_a_match_gone_since_does_nothing(player: Any, opponent: Any) -> None:
+    match = ladder_match(player, opponent)
+    number = waiting_turn(match).number
+    match_id = match.pk
+    match.delete()
+    assert (
+        game_services.turn_deadline_pass(
+            match_id=match_id, number=number, now=datetime.now(tz=UTC) + timedelta(hours=1)
+        )
+        is False
+    )
