@@ -181,6 +181,29 @@ class PageVersion:
     # of the turn once it has ended (games/history.py).
     steps: int = 0
     turn_seat: int | None = None  # whose turn it is (AT_ONCE: every seat's)
+    # The page frame's counts for a signed-in viewer (None for a visitor): the
+    # matches waiting for their move (your_move_seats) and the challenges waiting
+    # for their answer (games.compete.challenges.waiting_count), read fresh on every
+    # view in the same query, so a cached page never shows an old badge.
+    moves: int | None = None
+    challenges: int | None = None
+
+    # The match's row as the page reads it (_page_fields), not yet converted: only a
+    # page rendered anew needs it (page_match), a cached one not.
+    match_row: tuple[Any, ...] = ()
+
+    def page_match(self) -> Match:
+        """The match as `Match.objects.defer(*PAGE_DEFERRED)` reads it, from the
+        version's own row: the page needs no query of its own for it, and shows the
+        same moment of the match as the version it is stored under."""
+        fields = _page_fields()
+        values = []
+        for f, value in zip(fields, self.match_row, strict=True):
+            col = f.get_col(Match._meta.db_table)
+            for convert in connection.ops.get_db_converters(col) + f.get_db_converters(connection):
+                value = convert(value, col, connection)
+            values.append(value)
+        return Match.from_db(connection.alias, [f.attname for f in fields], values)
 
     @property
     def standin(self) -> str | None:
@@ -201,18 +224,23 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
     if not 0 < match_id < 2**63:  # no such id: the ORM's range check, done by hand
         return None
     match_t, turn_t, seat_t, res_t = (m._meta.db_table for m in (Match, Turn, Seat, Resolution))
+    user_id = user.pk if user.is_authenticated else None
+    counts, count_params = "NULL, NULL", list[Any]()
+    if user_id is not None:
+        counts, count_params = _frame_counts_sql(user_id)
     sql = (
         f"SELECT m.status, m.turn_number, m.public, m.created_by_id, m.created_at, m.ruleset,"
         f" t.id, t.status, t.deadline_at, t.seat, s.number, s.standin_bot,"
         f" (SELECT COUNT(*) FROM {res_t} r"
-        f"  WHERE r.match_id = m.id AND r.turn_number = m.turn_number)"
+        f"  WHERE r.match_id = m.id AND r.turn_number = m.turn_number), {counts},"
+        f" {', '.join('m.' + connection.ops.quote_name(f.column) for f in _page_fields())}"
         f" FROM {match_t} m"
         f" LEFT JOIN {turn_t} t ON t.match_id = m.id AND t.number = m.turn_number"
         f" LEFT JOIN {seat_t} s ON s.match_id = m.id AND s.user_id = %s"
         f" WHERE m.id = %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [user.pk if user.is_authenticated else None, match_id])
+        cursor.execute(sql, [*count_params, user_id, match_id])
         found = cursor.fetchone()
     if found is None:
         return None
@@ -230,8 +258,10 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
         "seat_number",
         "seat_standin",
         "steps",
+        "moves",
+        "challenges",
     )
-    row = dict(zip(names, found, strict=True))
+    row = dict(zip(names, found[: len(names)], strict=True))
     for name in ("created_at", "turn_deadline"):
         # SQLite gives naive UTC datetimes to a plain cursor (the ORM makes them aware).
         value = row[name]
@@ -270,7 +300,53 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
         seat=seat,
         steps=int(row["steps"] or 0),
         turn_seat=row["turn_seat"] if turn_row is not None else None,
+        moves=None if row["moves"] is None else int(row["moves"]),
+        challenges=None if row["challenges"] is None else int(row["challenges"]),
+        match_row=tuple(found[len(names) :]),
     )
+
+
+def _page_fields() -> list[Any]:
+    """The match's columns a page reads (all but the replay's two, as big as the
+    state): the version query brings them along, as they came from the database."""
+    return [f for f in Match._meta.concrete_fields if f.attname not in PAGE_DEFERRED]
+
+
+PAGE_DEFERRED = ("record", "initial_state")
+
+
+# A user id no account has: your_move_seats' SQL is compiled once with it and the
+# request's user put in its place (the ORM takes about a millisecond to write it).
+_NOBODY = -7_340_033
+_your_move_sql: dict[str, tuple[str, tuple[Any, ...]]] = {}
+
+
+def _frame_counts_sql(user_id: int) -> tuple[str, list[Any]]:
+    """The page frame's two counts as columns of the version query, and their
+    parameters: the same query as your_move_seats (compiled once per database) and
+    the challenges waiting_count counts."""
+    from games.compete.models import Challenge
+
+    compiled = _your_move_sql.get(connection.vendor)
+    if compiled is None:
+        query = your_move_seats(_NOBODY).order_by().values("pk").query
+        sql, params = query.get_compiler(connection=connection).as_sql()
+        assert params.count(_NOBODY) == 1, "the user id is the query's one sentinel"
+        compiled = _your_move_sql[connection.vendor] = (sql, tuple(params))
+    sql, params = compiled
+    challenge_t = Challenge._meta.db_table
+    counts = (
+        f"(SELECT COUNT(*) FROM ({sql}) ym),"
+        f" (SELECT COUNT(*) FROM {challenge_t} c WHERE c.challenged_id = %s"
+        f"  AND c.status = %s AND c.expires_at > %s)"
+    )
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    return counts, [
+        *(user_id if p == _NOBODY else p for p in params),
+        user_id,
+        Challenge.Status.PENDING.value,
+        now,
+    ]
 
 
 @dataclass

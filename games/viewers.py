@@ -4,7 +4,8 @@ without loading the session and the user on every request.
 Django's authentication reads the session row and then the user row on every
 request that looks at `request.user`: two ORM queries, most of a cached match
 page's cost (docs/benchmarks.md). These views need only the user's id and staff
-flag, so the first request of a session resolves them the usual way (the session,
+flag, and the page's frame the user's name and whether the session is a guest's
+(games/guests), so the first request of a session resolves them the usual way (the session,
 the user, the session's auth hash) and remembers them, under a digest of the
 session cookie, in this process's memory for VIEWER_SECONDS; later requests with
 the same cookie read them from there.
@@ -36,10 +37,13 @@ VIEWER_SECONDS = 30
 
 @dataclass(frozen=True)
 class Viewer:
-    """The parts of a user that watching a match depends on (selectors.can_watch)."""
+    """The parts of a user that watching a match depends on (selectors.can_watch),
+    and what the page's frame shows of them (the name, the guest's menu)."""
 
     pk: int | None
     is_staff: bool = False
+    name: str = ""
+    guest: bool = False
 
     @property
     def is_authenticated(self) -> bool:
@@ -69,12 +73,19 @@ def viewer_of(request: HttpRequest) -> Viewer:
     if hit is not None:
         return Viewer(*hit)
     user = request.user
-    viewer = Viewer(user.pk, bool(user.is_staff)) if user.is_authenticated else ANONYMOUS
+    viewer = ANONYMOUS
+    if user.is_authenticated:
+        # A guest's flag is in the session (games/guests); signing up cycles the
+        # session's key, so the cookie that was a guest's is never looked up again.
+        from games.guests.selectors import SESSION_FLAG
+
+        guest = bool(request.session.get(SESSION_FLAG))
+        viewer = Viewer(user.pk, bool(user.is_staff), user.get_username(), guest)
     # Only a cookie that names a live session is remembered: a made-up one costs
     # its sender the two queries every time, not this process a memo entry each.
     if viewer.is_authenticated:
         try:
-            memo.set(key, (viewer.pk, viewer.is_staff), VIEWER_SECONDS)
+            memo.set(key, (viewer.pk, viewer.is_staff, viewer.name, viewer.guest), VIEWER_SECONDS)
         except Exception:
             log.warning("viewer memo unavailable", exc_info=True)
     return viewer

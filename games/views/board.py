@@ -30,6 +30,7 @@ from django.views.decorators.http import require_GET
 
 import engine
 from games import history, presentation, selectors, services, viewers
+from games.context_processors import Frame
 from games.errors import Conflict, from_engine_error
 from games.models import Match, Resolution, Seat
 from games.views.told import told
@@ -42,17 +43,29 @@ MAX_HINT_QUERY = 2_000
 BOARD_CACHE_SECONDS = 600
 
 
-def viewer_of(request: HttpRequest, match_id: int) -> tuple[Match, list[Seat], Seat | None]:
+def viewer_of(
+    request: HttpRequest, match_id: int, viewer: viewers.Viewer | None = None
+) -> tuple[Match, list[Seat], Seat | None]:
     """The match (without its big record), its seats and the viewer's seat. 404 if none.
 
     Two queries; the viewer's seat comes from the seat list, not a third query.
-    The caller checks who may watch (selectors.can_watch).
+    `viewer`: the requester as games.viewers remembers them (no session lookup),
+    else request.user. The caller checks who may watch (selectors.can_watch).
     """
     match = get_object_or_404(Match.objects.defer("record", "initial_state"), pk=match_id)
-    seats = list(Seat.objects.filter(match=match).select_related("user"))
-    user_id = request.user.pk if request.user.is_authenticated else None
-    seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
+    if viewer is not None:
+        user_id = viewer.pk
+    else:
+        user_id = request.user.pk if request.user.is_authenticated else None
+    seats, seat = seats_of(match, user_id)
     return match, seats, seat
+
+
+def seats_of(match: Match, user_id: int | None) -> tuple[list[Seat], Seat | None]:
+    """The match's seats and user `user_id`'s among them (None: a spectator), one query."""
+    seats = list(Seat.objects.filter(match=match).select_related("user"))
+    seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
+    return seats, seat
 
 
 def _watching(request: HttpRequest, match_id: int) -> tuple[Match, list[Seat], Seat | None]:
@@ -302,9 +315,13 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
         response: HttpResponse = HttpResponseNotModified()
         response["Cache-Control"] = "no-store"
         return response
-    match, seats, seat = _watching(request, match_id)
+    match, seats, seat = viewer_of(request, match_id, viewer)
+    if not selectors.can_watch(match, viewer, seat, seat_known=True):
+        raise PermissionDenied("This match is private to its players.")
+    # The badge's count came with the version (no query of its own).
+    shown = Frame(request, viewer=viewer, moves=version.moves, challenges=version.challenges)
     try:
-        response = _poll_answer(request, match, seats, seat)
+        response = _poll_answer(request, match, seats, seat, shown)
     except engine.EngineError as error:
         # A stored state the engine will not read: the page keeps what it shows and
         # asks again; the log has the reason.
@@ -316,10 +333,11 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _poll_answer(
-    request: HttpRequest, match: Match, seats: list[Seat], seat: Seat | None
+    request: HttpRequest, match: Match, seats: list[Seat], seat: Seat | None, shown: Frame
 ) -> HttpResponse:
     page = selectors.match_page(match, seat, seats=seats)
     context = {"page": page, "match": match, "seat": seat, **board_context(page)}
+    context.update(frame=shown, your_move=shown)
     context.update(orders_context(page))
     since = _int_param(request.GET.get("since"), -1, low=-1)
     upto = int(page.view["turn"]) if page.view is not None else 0

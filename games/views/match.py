@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 import time
 from typing import Any
 
@@ -17,14 +16,14 @@ from django.core.cache import BaseCache, caches
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.middleware.csrf import get_token
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
 from engine import EngineError
-from games import presentation, selectors, services, viewers
+from games import frame, presentation, selectors, services, viewers
+from games.context_processors import Frame
 from games.errors import ServiceError
 from games.forms import LENGTH_OPTION
 from games.models import Match, Seat
@@ -36,21 +35,22 @@ from games.views.board import (
     engine_refusal,
     orders_context,
     poll_token,
-    viewer_of,
+    seats_of,
 )
 
 log = logging.getLogger(__name__)
 
 
-def _detail(
+def _render(
     request: HttpRequest,
     match: Match,
     seat: Seat | None,
     form: Any | None,
-    status: int,
     seats: list[Seat] | None = None,
     version: selectors.PageVersion | None = None,
-) -> HttpResponse:
+) -> bytes:
+    """The match page with a slot for each of the viewer's own parts (games/frame.py):
+    the page as every viewer of its kind (this seat, or any spectator) gets it."""
     try:
         history_page = max(1, int(request.GET.get("history", 1)))
     except ValueError:
@@ -62,11 +62,24 @@ def _detail(
         "page": page,
         "match": match,
         "seat": seat,
+        "frame_slots": frame.slots(),
         **board_context(page),
         **orders_context(page, form),
         **header_context(match, page.seats),
     }
-    return render(request, "games/match_detail.html", context, status=status)
+    html = render_to_string("games/match_detail.html", context, request)
+    return frame.without_csrf(html.encode())
+
+
+def _detail(
+    request: HttpRequest,
+    match: Match,
+    seat: Seat | None,
+    form: Any | None,
+    status: int,
+) -> HttpResponse:
+    content = _render(request, match, seat, form)
+    return HttpResponse(frame.fill(request, content, Frame(request)), status=status)
 
 
 def header_context(match: Match, seats: list[Seat]) -> dict[str, Any]:
@@ -79,15 +92,16 @@ def header_context(match: Match, seats: list[Seat]) -> dict[str, Any]:
     }
 
 
-# The match page is cached per viewer under its version (selectors.PageVersion: the
-# poll's token, so whatever changes the page changes the key) and the minute (the
-# deadline reads "in N minutes"). A view of an unchanged page (a reload, a second
-# tab, the no-script refresh) then costs the session, the user and the version: three
-# queries and no rendering. The CSRF tokens in the page are cut out before it is
-# stored and a fresh one for the request is put back in.
+# The match page is cached under its version (selectors.PageVersion: the poll's
+# token, so whatever changes the page changes the key) and the minute (the deadline
+# reads "in N minutes"), once for each seat's player and once for all its
+# spectators: a seat's page shows what only that seat may know and is never given
+# to anyone else, while every spectator's page is the spectator's view, the same for
+# all. The viewer's own parts (the header, the badges, the CSRF tokens) are slots
+# filled in for each request (games/frame.py). A view of an unchanged page then
+# costs one query (the version, with the frame's counts) and no rendering.
 PAGE_CACHE_SECONDS = 60
-_CSRF_VALUE = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
-_CSRF_SLOT = b"\x00csrf\x00"  # no page holds a NUL: Django's forms refuse them
+SPECTATORS = "spectators"
 
 
 def _page_key(request: HttpRequest, version: selectors.PageVersion, viewer: Viewer) -> str | None:
@@ -110,7 +124,8 @@ def _page_key(request: HttpRequest, version: selectors.PageVersion, viewer: View
         version.standin,
         version.steps_seen,
     )
-    who = viewer.pk if viewer.is_authenticated else "anon"
+    # A seat's page is this player's own; every spectator's is one page.
+    who = SPECTATORS if version.seat is None else f"seat{version.seat.number}.u{viewer.pk}"
     query = hashlib.sha256(request.META.get("QUERY_STRING", "").encode()).hexdigest()[:16]
     minute = int(time.time() // 60)
     # created_at too: a match id that SQLite hands out again never meets the old page.
@@ -122,24 +137,18 @@ def _page_cache() -> BaseCache:
     return caches["pages"]
 
 
-def _page_from_cache(request: HttpRequest, key: str) -> HttpResponse | None:
+def _page_from_cache(key: str) -> bytes | None:
     try:
         hit = _page_cache().get(key)
     except Exception:  # a cache that is down is a miss, never an error page
         log.warning("match page cache unavailable", exc_info=True)
         return None
-    if hit is None:
-        return None
-    content, content_type = hit
-    return HttpResponse(
-        content.replace(_CSRF_SLOT, get_token(request).encode()), content_type=content_type
-    )
+    return hit if isinstance(hit, bytes) else None
 
 
-def _page_to_cache(key: str, response: HttpResponse) -> None:
-    content = _CSRF_VALUE.sub(rb"\g<1>" + _CSRF_SLOT + rb"\g<2>", response.content)
+def _page_to_cache(key: str, content: bytes) -> None:
     try:
-        _page_cache().set(key, (content, response["Content-Type"]), PAGE_CACHE_SECONDS)
+        _page_cache().set(key, content, PAGE_CACHE_SECONDS)
     except Exception:
         log.warning("match page cache unavailable", exc_info=True)
 
@@ -153,30 +162,31 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         raise Http404("No such match.")
     if version.seat is not None and viewer.pk is not None:
         services.seat_seen(match=version.match, user_id=viewer.pk)  # even on a cache hit
+    # The frame's counts came with the version: this page's frame costs no query.
+    shown = Frame(request, viewer=viewer, moves=version.moves, challenges=version.challenges)
     key = _page_key(request, version, viewer)
     if key is not None:
-        cached = _page_from_cache(request, key)
+        cached = _page_from_cache(key)
         if cached is not None:
-            return cached
-    match, seats, seat = viewer_of(request, match_id)
-    refusal = may_watch(request, match, seat)
-    if refusal is not None:
-        return refusal
-    # The version's turn stands in for the page's own query when the match has not
-    # moved on between the two reads; otherwise the page reads it and is not stored.
-    same = (match.status, match.turn_number, seat.standin_bot if seat else None) == (
-        version.match.status,
-        version.match.turn_number,
-        version.standin,
-    )
+            return HttpResponse(frame.fill(request, cached, shown))
+    # The match comes with the version (one read: the page shows the moment it is
+    # stored under), its seats with one query.
+    match = version.page_match()
+    seats, seat = seats_of(match, viewer.pk)
+    if not selectors.can_watch(match, viewer, seat, seat_known=True):
+        refusal = may_watch(request, match, seat)
+        if refusal is not None:
+            return refusal
+    # A seat's stand-in changed between the two reads: drawn as it is now, not stored.
+    same = (seat.standin_bot if seat is not None else None) == version.standin
     try:
-        response = _detail(request, match, seat, None, 200, seats, version if same else None)
+        content = _render(request, match, seat, None, seats, version)
     except EngineError as error:  # a state the engine will not read: a 409, not a 500
         log.exception("match %s: page refused by the engine", match_id)
         return refused(request, engine_refusal(error))
-    if key is not None and same and response.status_code == 200:
-        _page_to_cache(key, response)
-    return response
+    if key is not None and same:
+        _page_to_cache(key, content)
+    return HttpResponse(frame.fill(request, content, shown))
 
 
 @login_required

@@ -201,3 +201,97 @@ def test_the_viewer_memo_stands_for_at_most_its_seconds(match, people, monkeypat
     caches["pages"].clear()  # what VIEWER_SECONDS passing does
     assert 'name="turn"' not in alice.get(url(match)).content.decode()
     assert viewers.VIEWER_SECONDS <= 30
+
+
+# One page for every spectator of a turn, each seat's page its own (games/frame.py).
+
+
+def _header(html: str) -> str:
+    return html.split('<header class="site-header">', 1)[1].split("</header>", 1)[0]
+
+
+def test_a_spectator_never_gets_a_seats_page_nor_a_seat_the_spectators(match, people):
+    bob, carol = client_for(people["bob"]), client_for(people["carol"])
+    bob.get(url(match))
+    watched = carol.get(url(match)).content.decode()
+    assert "spectator view" in watched and "You play seat" not in watched
+    assert 'data-viewer=""' in watched and "(you)" not in watched
+    # The other way round: the spectators' page is in the cache, a seat still gets its own.
+    caches["pages"].clear()
+    carol.get(url(match))
+    for name, seat in (("alice", 1), ("bob", 3)):
+        played = client_for(people[name]).get(url(match)).content.decode()
+        assert f"You play seat {seat}." in played and f'data-viewer="{seat}"' in played
+        assert "spectator view" not in played
+    assert 'name="turn"' in client_for(people["alice"]).get(url(match)).content.decode()
+
+
+def test_a_second_spectator_is_served_the_cached_page_with_their_own_frame(match, people):
+    dave = User.objects.create_user("dave", "dave@example.org", "pw-davedavedave")
+    carol = client_for(people["carol"], enforce_csrf_checks=True)
+    first = carol.get(url(match)).content.decode()
+    other = client_for(dave, enforce_csrf_checks=True)
+    # Dave's session and user (looked up once, then remembered) and the version: the
+    # page itself comes from the cache, no match, seat or history read.
+    with CaptureQueriesContext(connection) as queries:
+        second = other.get(url(match)).content.decode()
+    said = [q["sql"] for q in queries]
+    assert len(said) == 3 and said[2].startswith("SELECT m.status"), said
+    assert "django_session" in said[0] and "auth_user" in said[1]
+    assert "Log out dave" in _header(second) and "carol" not in second
+    assert "Log out carol" in _header(first) and "dave" not in first
+    assert _header(second).replace("dave", "carol").replace(">D<", ">C<") == _header(first).replace(
+        CSRF.search(first).group(1), CSRF.search(second).group(1)
+    )
+    body = second.split("</header>", 1)[1]
+    assert without_csrf(body) == without_csrf(first.split("</header>", 1)[1])
+    # Dave's token is his own, and his logout form takes it.
+    token = CSRF.search(second).group(1)
+    assert token not in first
+    assert other.post(reverse("account_logout"), {"csrfmiddlewaretoken": token}).status_code == 302
+    # A visitor without a session is served the same page, with the visitor's header.
+    visitor = Client().get(url(match)).content.decode()
+    assert "Log in" in _header(visitor) and "Log out" not in visitor
+    assert without_csrf(visitor.split("</header>", 1)[1]) == without_csrf(body)
+
+
+def test_the_frame_counts_are_fresh_on_a_cached_page(match, people, django_assert_num_queries):
+    from games.compete import challenges
+
+    bob = client_for(people["bob"])
+    bob.get(url(match))
+    bob.get(url(match))
+    page = bob.get(url(match)).content.decode()
+    assert 'id="move-badge" class="badge" data-count="0"' in page
+    assert "<title>Match" in page
+    # A match elsewhere starts with Bob to move, and Alice challenges him: the same
+    # page of this match (served from the cache) shows both at once.
+    services.match_create(creator=people["bob"], seat_count=2, bots=["random"])
+    challenges.challenge_create(challenger=people["alice"], to="bob", ruleset="helium3")
+    with django_assert_num_queries(1):  # the version, which reads both counts
+        page = bob.get(url(match)).content.decode()
+    assert 'id="move-badge" class="badge" data-count="1"' in page
+    assert "<title>(1) Match" in page
+    assert re.search(r'id="challenge-badge" class="badge" data-count="1"', page)
+
+
+def test_a_first_view_after_a_resolved_turn_makes_few_queries(match, people):
+    """The queries of the first view after a turn, the viewer remembered: the version
+    (with the frame's counts and the match's row), the player's "seen" write, the
+    seats and the history; a spectator's the same but the write."""
+    alice, bob, carol = (client_for(people[n]) for n in ("alice", "bob", "carol"))
+    for client in (alice, bob, carol):
+        client.get(url(match))
+    services.orders_submit(match_id=match.pk, user=people["alice"], turn=0, actions=[])
+    services.turn_resolve(match_id=match.pk, number=0)
+    counts = {}
+    for name, client in (("bob", bob), ("carol", carol)):
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(url(match))
+        assert page.status_code == 200
+        counts[name] = len(queries)
+    assert counts == {"bob": 4, "carol": 3}
+    # Any other spectator of the new turn (here a visitor): the version only.
+    with CaptureQueriesContext(connection) as queries:
+        Client().get(url(match))
+    assert len(queries) == 1
