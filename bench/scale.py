@@ -4,29 +4,47 @@
     python bench/scale.py --matches 10 100 1000 --minutes 1     # how the figures grow
 
 The whole production stack on this machine: gunicorn (`--gunicorn-workers`), a
-Celery worker (`--worker-concurrency`, prefork) and one celery beat, PostgreSQL
-and Redis, with production settings (DEBUG off). Each match has four seats: a
-person in seat 1 and built-in bots (`--bot`) in the others, whose turns the worker
-resolves at once. A load script plays the people over HTTP as their browsers do:
-load the match page, then ask its poll (the page's `hx-get` on `#poll`) every
-`--poll` seconds (+-50% jitter); when the poll says something changed, look at
-the new content, loading the page if the orders form is not in it; when the form
-is there, POST a pass and follow the redirect to the page. A page without a poll
-is loaded again every `--refresh` seconds. A match moves as fast as its person
-looks. `--clients` threads share the people; when the site falls behind, looks
-start late and the schedule lag shows it. A match that ends is replaced.
+Celery worker (`--worker-concurrency`, prefork), one celery beat, and the push
+channel (`--streams` uvicorn processes serving helium3_site.asgi, with a redis-server
+of the run's own as its doorbell), PostgreSQL and Redis, with production settings
+(DEBUG off). Each match has four seats: a person in seat 1 and built-in bots
+(`--bot`) in the others, whose turns the worker resolves at once. A load script
+plays the people over HTTP as their browsers do, a page with its script:
+
+- By default the page has the push channel (site.js, page.js): before the timed
+  window each person loads the match page and opens its SSE connection to /push/
+  (told from the page's version on, as the page's EventSource is). When the form
+  is there the person sends a pass by script (Accept: application/json: a JSON
+  answer, no redirect, no page load) and the page's first look after Send asks
+  the poll for its parts anew (`v=sent`); then the page waits: on each `turn`
+  event it asks its poll, again every 0.2 s for up to 20 s until the poll shows the
+  version told or a later turn, and the person passes again when the form comes.
+  No poll timer while the channel is open; a dropped channel opens again after a
+  second, and the page polls every 3 s while it is down.
+- `--poll [S]`: the page without the channel (as before it): load the match page,
+  then ask its poll (the page's `hx-get` on `#poll`) every S seconds (3 without a
+  value, +-50% jitter); when the poll says something changed, look at the new
+  content, loading the page if the orders form is not in it; when the form is
+  there, POST a pass and follow the redirect to the page. A page without a poll is
+  loaded again every `--refresh` seconds.
+
+A match moves as fast as its person looks. `--clients` threads share the people;
+when the site falls behind, looks start late and the schedule lag shows it. A match
+that ends is replaced.
 
 It reports turns resolved per second (resolutions written in the window), board
 page views, polls and POSTs per second, their latency (median, p90, p99), the time from a turn
-accepted to the worker's claim, errors (any answer but 200/302, any exception,
-any ERROR in the worker's log), and, for several --matches, how each grows. The
+accepted to the worker's claim, errors (any answer but 200/302/304, any exception,
+any ERROR in the worker's log, a person's channel dropped), and, for several
+--matches, how each grows; with the channel, each `turn` event's fan-out time from
+the match's ring (below) to the person's page. The
 database is its own (`helium3_bench_scale_<pid>`) and is dropped at the end.
 
 Correspondence pace and the push channel:
 
     python bench/scale.py --matches 10000 --visit 60 --push-pages 2000 --minutes 5
 
-`--visit S`: each person comes back every S seconds (+-50%) instead of polling:
+`--visit S`: each person comes back every S seconds (+-50%) instead of a page open:
 loads the match page, POSTs a pass when the form is there and follows the
 redirect, and leaves (60 s: each match a turn a minute). `--push-pages N`: N open
 pages per push process (`--streams` uvicorn processes serving helium3_site.asgi),
@@ -54,6 +72,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import heapq
 import http.client
@@ -83,6 +102,9 @@ CSRF_RE = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 # The match page's poll (htmx): the URL it asks every few seconds.
 POLL_RE = re.compile(rb'id="poll"[^>]*hx-get="([^"]+)"')
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+# The page's poll timer (hx-trigger="every 3s"), which asks only while the push
+# channel is down.
+POLL_SECONDS = 3.0
 KINDS = ("web", "worker", "beat", "push", "bell_redis", "postgres", "postgres_shared", "load")
 
 
@@ -93,6 +115,17 @@ class Player:
     csrf_cookie: str = ""
     poll: str = ""
     port: int = 0
+    # A person whose page has the push channel (the default pace):
+    form_turn: int | None = None  # the turn of the orders form the page shows
+    form_csrf: str = ""
+    sent_turn: int = -1  # the turn the person last sent orders for
+    wanted: str | None = None  # a version the channel told, until the poll shows it
+    wanted_at: float = 0.0
+    up: bool = False  # the page's channel is open
+    queued: bool = False  # a look of this person is in the schedule
+    busy: bool = False  # a client thread is looking for this person
+    stream_port: int = 0
+    index: int = 0  # the person's place in the driver's list
 
 
 @dataclass
@@ -100,6 +133,7 @@ class Stats:
     views: list[float] = field(default_factory=list)
     polls: list[float] = field(default_factory=list)
     changed_polls: int = 0
+    looks_after_send: int = 0
     posts: list[float] = field(default_factory=list)
     lag: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -158,13 +192,20 @@ def new_match(user: Any, bot: str) -> int:
 
 
 def request(
-    port: int, method: str, path: str, player: Player, body: bytes | None = None
+    port: int,
+    method: str,
+    path: str,
+    player: Player,
+    body: bytes | None = None,
+    accept: str | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     cookie = f"sessionid={player.session}"
     if player.csrf_cookie:
         cookie += f"; csrftoken={player.csrf_cookie}"
     headers = {"Cookie": cookie, "Host": "127.0.0.1"}
+    if accept:
+        headers["Accept"] = accept
     if body is not None:
         headers["Content-Type"] = "application/x-www-form-urlencoded"
         headers["Referer"] = f"http://127.0.0.1:{port}{path}"
@@ -180,8 +221,32 @@ def request(
         conn.close()
 
 
+def version_of(poll: str) -> str | None:
+    """The public version a poll URL's token starts with (status.turn.turn status),
+    as site.js reads it to know whether the page shows what the channel told."""
+    found = re.search(r"[?&]v=([^&]*)", poll)
+    if found is None:
+        return None
+    return ".".join(urllib.parse.unquote(found.group(1)).split(".")[:3])
+
+
+def reached(version: str | None, wanted: str | None) -> bool:
+    """site.js: the page shows the version told, or a later turn."""
+    if version is None or wanted is None:
+        return False
+    try:
+        return version == wanted or int(version.split(".")[1]) > int(wanted.split(".")[1])
+    except (IndexError, ValueError):
+        return version == wanted
+
+
 class Driver:
-    """The people: a schedule of page views shared by `clients` threads."""
+    """The people: a schedule of looks shared by `clients` threads.
+
+    Three paces: a page with the push channel (the default: a look when the channel
+    tells a turn, and the poll every `POLL_SECONDS` only while the channel is down),
+    a page polling every `--poll` seconds, or a person back every `--visit` seconds.
+    """
 
     def __init__(self, args: argparse.Namespace, players: list[Player], bot: str):
         self.args, self.players, self.bot = args, players, bot
@@ -195,6 +260,10 @@ class Driver:
         self.max_requests = args.max_requests
         # Correspondence pace: a visit every `visit` seconds, no poll in between.
         self.visit: float | None = args.visit
+        # The page's own pace: told by the push channel (PushPages opens it).
+        self.pushed = args.visit is None and args.poll is None
+        self.poll_seconds: float = args.poll if args.poll is not None else POLL_SECONDS
+        self.push: PushPages | None = None
 
     def _next(self) -> tuple[float, int] | None:
         with self.cond:
@@ -202,17 +271,60 @@ class Driver:
                 now = time.monotonic()
                 if now >= self.until or self.requests >= self.max_requests:
                     return None
+                if not self.heap:
+                    self.cond.wait(self.until - now)
+                    continue
                 when, i = self.heap[0]
                 if when <= now:
                     heapq.heappop(self.heap)
                     self.requests += 1
+                    player = self.players[i]
+                    player.queued, player.busy = False, True
                     return when, i
                 self.cond.wait(min(when, self.until) - now)
 
     def _schedule(self, i: int, delay: float) -> None:
+        """A look of person i in `delay` seconds (one at a time: none while one is
+        scheduled or under way)."""
         with self.cond:
+            player = self.players[i]
+            if player.queued or player.busy:
+                return
+            player.queued = True
             heapq.heappush(self.heap, (time.monotonic() + delay, i))
             self.cond.notify()
+
+    def _done(self, i: int, delay: float | None) -> None:
+        """A look ended: the next one in `delay` seconds, or when the channel tells
+        (None); a version told meanwhile that the page does not show yet is asked
+        for again after 0.2 s, for up to 20 s (site.js)."""
+        with self.cond:
+            player = self.players[i]
+            player.busy = False
+            if player.wanted is not None:
+                if time.monotonic() - player.wanted_at > 20:
+                    player.wanted = None
+                elif delay is None or delay > 0.2:
+                    delay = 0.2
+        if delay is not None:
+            self._schedule(i, delay)
+
+    def told(self, i: int, version: str) -> None:
+        """The channel told person i's page a turn (from PushPages' loop)."""
+        with self.cond:
+            player = self.players[i]
+            fresh = player.wanted is None
+            player.wanted, player.wanted_at = version, time.monotonic()
+            if not fresh or player.queued or player.busy:
+                return
+        self._schedule(i, 0.0)
+
+    def channel(self, i: int, up: bool) -> None:
+        """Person i's channel opened, or dropped: the page's poll timer asks nothing
+        while it is open and every few seconds while it is not."""
+        self.players[i].up = up
+        if not up and time.monotonic() < self.until:
+            self._schedule(i, self.poll_seconds * self.rng.uniform(0.5, 1.5))
 
     def _view(self, player: Player) -> bytes | None:
         """The whole match page, as a browser loads it."""
@@ -224,6 +336,33 @@ class Driver:
             return None
         found = POLL_RE.search(body) if self.visit is None else None
         player.poll = found.group(1).decode().replace("&amp;", "&") if found else ""
+        if self.pushed:
+            self._shows(player, body)
+            if self.push is not None and player.poll:
+                self.push.open(player.index)
+        return body
+
+    def _shows(self, player: Player, body: bytes) -> None:
+        """What the page now shows: the orders form of a turn, or none."""
+        found = TURN_RE.search(body)
+        player.form_turn = int(found.group(1) or found.group(2)) if found else None
+        csrf = CSRF_RE.search(body)
+        player.form_csrf = csrf.group(1).decode() if csrf else ""
+
+    def _poll(self, player: Player, url: str) -> bytes | None:
+        """Ask the page's poll: the new content, or None when nothing changed."""
+        start = time.perf_counter()
+        status, _, body = request(player.port, "GET", url, player)
+        self.stats.polls.append(time.perf_counter() - start)
+        if status == 304:
+            return None
+        if status != 200:
+            self.stats.error(f"GET {url}: {status}")
+            player.poll = ""
+            return None
+        self.stats.changed_polls += 1
+        found = POLL_RE.search(body)
+        player.poll = found.group(1).decode().replace("&amp;", "&") if found else ""
         return body
 
     def _look(self, player: Player) -> bytes | None:
@@ -232,19 +371,8 @@ class Driver:
         new content, or None when nothing changed."""
         if not player.poll:
             return self._view(player)
-        start = time.perf_counter()
-        status, _, body = request(player.port, "GET", player.poll, player)
-        self.stats.polls.append(time.perf_counter() - start)
-        if status == 304:
-            return None
-        if status != 200:
-            self.stats.error(f"GET {player.poll}: {status}")
-            player.poll = ""
-            return None
-        self.stats.changed_polls += 1
-        found = POLL_RE.search(body)
-        player.poll = found.group(1).decode().replace("&amp;", "&") if found else ""
-        if TURN_RE.search(body) is None:
+        body = self._poll(player, player.poll)
+        if body is not None and TURN_RE.search(body) is None:
             # The fragments may not carry the form: load the page to see it.
             return self._view(player)
         return body
@@ -252,12 +380,14 @@ class Driver:
     def _delay(self, player: Player) -> float:
         if self.visit is not None:
             return self.visit * self.rng.uniform(0.5, 1.5)
-        period = self.args.poll if player.poll else self.args.refresh
+        period = self.poll_seconds if player.poll else self.args.refresh
         return period * self.rng.uniform(0.5, 1.5)
 
-    def _visit(self, i: int) -> float:
+    def _visit(self, i: int) -> float | None:
         """One look (and orders when it is the person's turn); returns the delay until
         the next look."""
+        if self.pushed:
+            return self._pushed_visit(i)
         player = self.players[i]
         body = self._look(player)
         if body is None:
@@ -289,6 +419,61 @@ class Driver:
         self._view(player)
         return self._delay(player)
 
+    def _pushed_visit(self, i: int) -> float | None:
+        """A page with the push channel, as page.js and site.js drive it: told a turn,
+        it asks its poll; when the form is there, the person sends a pass by script
+        (Accept: application/json, no redirect, no page load) and the page's first
+        look after Send asks the poll for its parts anew (v=sent); then it waits to
+        be told. While the channel is down the poll's timer asks every few seconds."""
+        player = self.players[i]
+        if not player.poll:
+            self._view(player)  # a page not loaded yet, or a match just ended
+        elif player.wanted is not None or player.form_turn is None or not player.up:
+            body = self._poll(player, player.poll)
+            if body is not None:
+                self._shows(player, body)
+        if not player.poll:
+            if self._over(player):
+                self._replace(player)
+                return self.rng.uniform(0, 1)
+            return self._delay(player)
+        with self.cond:
+            if reached(version_of(player.poll), player.wanted):
+                player.wanted = None
+        for _ in range(4):  # the next turn's form may come with the first look
+            turn = player.form_turn
+            if turn is None or turn == player.sent_turn:
+                break
+            form = {"turn": str(turn), "actions_json": "[]"}
+            if player.form_csrf:
+                form["csrfmiddlewaretoken"] = player.form_csrf
+            start = time.perf_counter()
+            status, _, answer = request(
+                player.port,
+                "POST",
+                f"/matches/{player.match_id}/orders/",
+                player,
+                urllib.parse.urlencode(form).encode(),
+                accept="application/json",
+            )
+            self.stats.posts.append(time.perf_counter() - start)
+            player.sent_turn = turn
+            if status != 200 or b'"accepted": true' not in answer:
+                self.stats.error(f"POST orders match {player.match_id} turn {turn}: {status}")
+                player.form_turn = None
+                break
+            first = re.sub(r"([?&]v=)[^&]*", r"\1sent", player.poll)
+            body = self._poll(player, first)
+            with self.stats.lock:
+                self.stats.looks_after_send += 1
+            if body is None or not player.poll:
+                break
+            self._shows(player, body)
+            with self.cond:
+                if reached(version_of(player.poll), player.wanted):
+                    player.wanted = None
+        return None if player.up else self._delay(player)
+
     def _over(self, player: Player) -> bool:
         from django.db import connection
 
@@ -306,6 +491,7 @@ class Driver:
 
         user = User.objects.get(pk=Seat.objects.get(match_id=player.match_id, number=1).user_id)
         player.match_id = new_match(user, self.bot)
+        player.form_turn, player.sent_turn, player.wanted, player.poll = None, -1, None, ""
         self.match_ids.append(player.match_id)
         connection.close()
         with self.stats.lock:
@@ -318,23 +504,49 @@ class Driver:
                 return
             when, i = job
             self.stats.lag.append(max(0.0, time.monotonic() - when))
+            delay: float | None
             try:
                 delay = self._visit(i)
             except Exception as error:  # noqa: BLE001 - every failure is counted and shown
                 self.stats.error(f"{type(error).__name__}: {error}")
                 delay = self._delay(self.players[i])
-            self._schedule(i, delay)
+            self._done(i, delay)
+
+    def warm_up(self) -> float:
+        """Pushed pace: each person's page loaded and its channel open before the
+        window (the window then times play, not a thousand first loads)."""
+        start = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(self.args.clients) as pool:
+            for error in pool.map(self._warm, range(len(self.players))):
+                if error:
+                    self.stats.error(error)
+        assert self.push is not None
+        self.push.wait_people(len(self.players), 300)
+        self.stats.views.clear()
+        return time.monotonic() - start
+
+    def _warm(self, i: int) -> str | None:
+        try:
+            self._view(self.players[i])
+        except Exception as error:  # noqa: BLE001 - counted
+            return f"{type(error).__name__}: {error}"
+        return None
 
     def run(self) -> float:
         threads = [
             threading.Thread(target=self._loop, daemon=True) for _ in range(self.args.clients)
         ]
         start = time.monotonic()
-        spread = self.visit if self.visit is not None else self.args.refresh
+        if self.visit is not None:
+            spread = self.visit
+        elif self.pushed:
+            spread = POLL_SECONDS  # the pages are open: their people act within a moment
+        else:
+            spread = self.args.refresh
+        self.until = start + self.args.seconds
         for i in range(len(self.players)):
             # Spread the first looks over one period.
-            heapq.heappush(self.heap, (start + self.rng.uniform(0, spread), i))
-        self.until = start + self.args.seconds
+            self._schedule(i, self.rng.uniform(0, spread))
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -364,14 +576,24 @@ class PushStats:
 class PushPages:
     """`pages` open pages per push process, each an SSE connection to /push/ as its
     person, on one event loop in a thread of its own; and a subscriber of the bell's
-    Redis on another thread, which notes when each match's ring is heard."""
+    Redis on another thread, which notes when each match's ring is heard. With
+    `people` (the pushed pace), each person's own page too: its channel, opened
+    once the page is loaded (`open`), tells the driver each `turn`."""
 
     def __init__(
-        self, players: list[Player], stream_ports: list[int], pages: int, bell_url: str
+        self,
+        players: list[Player],
+        stream_ports: list[int],
+        pages: int,
+        bell_url: str,
+        people: Driver | None = None,
     ) -> None:
         self.players, self.stream_ports, self.pages = players, stream_ports, pages
         self.bell_url = bell_url
         self.stats = PushStats(pages=pages * len(stream_ports))
+        self.people = people
+        self.people_stats = PushStats(pages=len(players) if people is not None else 0)
+        self.channels: dict[int, tuple[int, asyncio.Task[None]]] = {}
         self.rings: dict[int, float] = {}  # match id -> the last ring heard (monotonic)
         self.stop = threading.Event()
         self.loop = asyncio.new_event_loop()
@@ -431,24 +653,109 @@ class PushPages:
         self.ready.set()
         while not self.stop.is_set():
             await asyncio.sleep(0.2)
-        for task in [*tasks, *self.follows]:
+        channels = [task for _, task in self.channels.values()]
+        for task in [*tasks, *self.follows, *channels]:
             task.cancel()
-        await asyncio.gather(*tasks, *self.follows, return_exceptions=True)
+        await asyncio.gather(*tasks, *self.follows, *channels, return_exceptions=True)
+
+    async def _connect(
+        self, port: int, path: str, player: Player
+    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """An SSE connection to `path`, its headers read."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            writer.write(
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Cookie: sessionid={player.session}\r\nAccept: text/event-stream\r\n\r\n".encode()
+            )
+            status = await asyncio.wait_for(reader.readline(), 60)
+            if b" 200 " not in status:
+                raise RuntimeError(f"push answered {status!r}")
+            while (await reader.readline()) not in (b"\r\n", b""):
+                pass
+        except BaseException:
+            writer.close()
+            raise
+        return reader, writer
+
+    def _timed(self, stats: PushStats, match_id: int, at: float, answered: float) -> float:
+        """Times an event from the newest ring of its match heard before it, unless
+        that ring was timed on this page already (the sweep's read came first);
+        returns the ring timed from."""
+        rung = self.rings.get(match_id)
+        if rung is not None and answered < rung <= at:
+            stats.fanout.append(at - rung)
+            return rung
+        stats.unrung += 1
+        return answered
+
+    def open(self, i: int) -> None:
+        """Person i's page is loaded (from a client thread): open its channel, unless
+        one is open for the match it shows."""
+        self.loop.call_soon_threadsafe(self._open, i)
+
+    def _open(self, i: int) -> None:
+        player = self.players[i]
+        found = self.channels.get(i)
+        if found is not None and found[0] == player.match_id and not found[1].done():
+            return
+        if found is not None:
+            found[1].cancel()
+        task = self.loop.create_task(self._person(i, player.match_id))
+        self.channels[i] = (player.match_id, task)
+
+    def wait_people(self, count: int, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while sum(p.up for p in self.players) < count:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the people's channels did not open within {timeout} s")
+            time.sleep(0.1)
+        self.people_stats.connect_s = round(timeout - (deadline - time.monotonic()), 2)
+
+    async def _person(self, i: int, match_id: int) -> None:
+        """Person i's page's channel, open again a second after a drop (the browser's
+        `retry`) with what it was last told, as an EventSource does."""
+        assert self.people is not None
+        player, stats = self.players[i], self.people_stats
+        last = f"{version_of(player.poll) or '-'}|-"
+        while not self.stop.is_set():
+            path = f"/push/?match={match_id}&last={urllib.parse.quote(last)}"
+            try:
+                reader, writer = await self._connect(player.stream_port, path, player)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - counted
+                stats.connect_failures += 1
+                await asyncio.sleep(1.0)
+                continue
+            stats.connected += 1
+            self.people.channel(i, True)
+            answered = 0.0
+            try:
+                async for event, data, at, told in _sse_events(reader):
+                    if told:
+                        last = told
+                    if event != "turn":
+                        continue
+                    stats.events += 1
+                    if stats.measuring:
+                        answered = self._timed(stats, match_id, at, answered)
+                    self.people.told(i, json.loads(data)["version"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - counted
+                if not self.stop.is_set():
+                    stats.dropped += 1
+            finally:
+                writer.close()
+                self.people.channel(i, False)
+            await asyncio.sleep(1.0)
 
     async def _page(self, port: int, player: Player, gate: asyncio.Semaphore) -> None:
         match_id = player.match_id
         async with gate:
             try:
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
-                writer.write(
-                    f"GET /push/?match={match_id} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    f"Cookie: sessionid={player.session}\r\nAccept: text/event-stream\r\n\r\n".encode()
-                )
-                status = await asyncio.wait_for(reader.readline(), 60)
-                if b" 200 " not in status:
-                    raise RuntimeError(f"push answered {status!r}")
-                while (await reader.readline()) not in (b"\r\n", b""):
-                    pass
+                reader, writer = await self._connect(port, f"/push/?match={match_id}", player)
             except Exception:  # noqa: BLE001 - counted
                 self.stats.connect_failures += 1
                 return
@@ -457,19 +764,12 @@ class PushPages:
         turn = -1
         answered = 0.0  # the last ring this page's events were timed from
         try:
-            async for event, data, at in _sse_events(reader):
+            async for event, data, at, _ in _sse_events(reader):
                 if event != "turn":
                     continue
                 self.stats.events += 1
                 if told and self.stats.measuring:
-                    # From the newest ring of the match heard before the event; one
-                    # already timed on this page (the sweep's read came first) is not.
-                    rung = self.rings.get(match_id)
-                    if rung is not None and answered < rung <= at:
-                        self.stats.fanout.append(at - rung)
-                        answered = rung
-                    else:
-                        self.stats.unrung += 1
+                    answered = self._timed(self.stats, match_id, at, answered)
                     # The page asks its own view, as site.js does on a pushed turn.
                     follow = asyncio.get_running_loop().create_task(
                         self._follow(player, match_id, turn)
@@ -505,14 +805,14 @@ class PushPages:
 
     def figures(self, elapsed: float) -> dict[str, Any]:
         s = self.stats
-        return {
+        said: dict[str, Any] = {
             "push_processes": len(self.stream_ports),
             "pages_per_process": self.pages,
             "pages_connected": s.connected,
             "connect_failures": s.connect_failures,
             "connect_s": s.connect_s,
             "pages_dropped": s.dropped,
-            "rings_heard": s.rings,
+            "rings_heard": self.stats.rings,
             "turn_events": s.events,
             "turn_events_timed": len(s.fanout),
             "turn_events_without_ring": s.unrung,
@@ -521,10 +821,24 @@ class PushPages:
             "follow_poll_ms": _support.percentiles(s.follow_polls),
             "follow_errors": s.follow_errors,
         }
+        if self.people is not None:
+            p = self.people_stats
+            said["people"] = {
+                "channels_opened": p.connected,
+                "connect_failures": p.connect_failures,
+                "dropped": p.dropped,
+                "open_s": p.connect_s,
+                "turn_events": p.events,
+                "turn_events_timed": len(p.fanout),
+                "turn_events_without_ring": p.unrung,
+                "fanout_ms": _support.percentiles(p.fanout),
+            }
+        return said
 
 
 async def _sse_events(reader: asyncio.StreamReader) -> Any:
-    """(event, data, time received) of a chunked text/event-stream."""
+    """(event, data, time received, the id given with it or "") of a chunked
+    text/event-stream."""
     buffer = b""
     while True:
         size_line = await reader.readline()
@@ -537,16 +851,18 @@ async def _sse_events(reader: asyncio.StreamReader) -> Any:
         at = time.monotonic()
         while b"\n\n" in buffer:
             block, buffer = buffer.split(b"\n\n", 1)
-            event, data = "message", ""
+            event, data, told = "message", "", ""
             for line in block.decode().split("\n"):
                 if line.startswith("event:"):
                     if data:
-                        yield event, data, at
+                        yield event, data, at, told
                     event, data = line[6:].strip(), ""
                 elif line.startswith("data:"):
                     data = line[5:].strip()
+                elif line.startswith("id:"):
+                    told = line[3:].strip()
             if data:
-                yield event, data, at
+                yield event, data, at, told
 
 
 @contextlib.contextmanager
@@ -764,13 +1080,16 @@ def run_one(
     ports = [_support.free_port() for _ in range(webs)]
     for i, player in enumerate(players):
         player.port = ports[i % webs]  # the proxy's round robin
+        player.index = i
     clients = min(args.clients, matches)
     driver = Driver(argparse.Namespace(**{**vars(args), "clients": clients}), players, args.bot)
     database = env["DATABASE_URL"].rsplit("/", 1)[1]
     push: PushPages | None = None
+    channels = bool(args.push_pages) or driver.pushed
+    warm_s = 0.0
     with contextlib.ExitStack() as stack:
         run_env = dict(env)
-        if args.push_pages:
+        if channels:
             bell = stack.enter_context(bell_redis())
             run_env["PUSH_REDIS_URL"] = bell
         worker_logs = [
@@ -784,12 +1103,20 @@ def run_one(
             stack.enter_context(
                 _support.gunicorn(run_env, workers=args.gunicorn_workers, port=port)
             )
-        if args.push_pages:
+        if channels:
             stream_ports = [_support.free_port() for _ in range(args.streams)]
+            for i, player in enumerate(players):
+                player.stream_port = stream_ports[i % len(stream_ports)]
             for port in stream_ports:
                 stack.enter_context(uvicorn(run_env, port))
-            push = stack.enter_context(PushPages(players, stream_ports, args.push_pages, bell))
-            push.stats.measuring = True
+            people = driver if driver.pushed else None
+            push = stack.enter_context(
+                PushPages(players, stream_ports, args.push_pages, bell, people)
+            )
+            driver.push = push
+            if driver.pushed:
+                warm_s = driver.warm_up()
+            push.stats.measuring = push.people_stats.measuring = True
         sampler = stack.enter_context(Sampler(database, f"{_support.PG}/{database}"))
         t0 = datetime.now(UTC)
         elapsed = driver.run()
@@ -811,15 +1138,22 @@ def run_one(
     connections.close_all()
     stats = driver.stats
     push_errors = 0
+    if args.visit:
+        pace = f"a visit every {args.visit} s"
+    elif driver.pushed:
+        pace = "told by the push channel"
+    else:
+        pace = f"poll every {args.poll} s"
     result: dict[str, Any] = {
         "matches": matches,
-        "pace": f"a visit every {args.visit} s" if args.visit else f"poll every {args.poll} s",
+        "pace": pace,
         "worker_instances": workers,
         "worker_processes": workers * args.worker_concurrency,
         "web_instances": webs,
         "web_processes": webs * args.gunicorn_workers,
         "seconds": round(elapsed, 1),
         "setup_s": round(setup_s, 1),
+        "pages_loaded_and_channels_opened_s": round(warm_s, 1),
         "clients": clients,
         "refresh_s": args.refresh,
         "turns_resolved_per_s": round(resolved / elapsed, 1),
@@ -833,6 +1167,7 @@ def run_one(
         "board_views": len(stats.views),
         "polls_per_s": round(len(stats.polls) / elapsed, 1),
         "polls_changed": stats.changed_polls,
+        "looks_after_send": stats.looks_after_send,
         "poll_ms": _support.percentiles(stats.polls),
         "accepted_backlog_at_end": backlog,
         "matches_finished_and_replaced": stats.finished,
@@ -842,7 +1177,10 @@ def run_one(
     if push is not None:
         result["push"] = push.figures(elapsed)
         push_errors = (
-            push.stats.connect_failures + push.stats.dropped + len(push.stats.follow_errors)
+            push.stats.connect_failures
+            + push.stats.dropped
+            + len(push.stats.follow_errors)
+            + push.people_stats.dropped
         )
     result["errors"] = stats.error_count + len(worker_errors) + push_errors
     result["error_samples"] = (
@@ -859,7 +1197,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--refresh", type=float, default=15.0, help="seconds between page loads without a poll"
     )
-    parser.add_argument("--poll", type=float, default=3.0, help="seconds between polls")
+    parser.add_argument(
+        "--poll",
+        type=float,
+        nargs="?",
+        const=POLL_SECONDS,
+        help="people poll every POLL seconds (3 without a value) and have no push channel;"
+        " by default a person's page is told of each turn by the push channel, as site.js",
+    )
     parser.add_argument(
         "--visit", type=float, help="correspondence pace: seconds between a person's visits"
     )
@@ -931,12 +1276,20 @@ def main(argv: list[str] | None = None) -> int:
             f" post p99 {r['post_ms']['p99']} ms, CPU ms a turn: "
             + ", ".join(f"{k} {v}" for k, v in r["cpu_ms_per_turn"].items() if v)
         )
-        if "push" in r:
+        if "push" in r and r["push"]["pages_connected"]:
             p = r["push"]
             text += (
                 f"; {p['pages_connected']} pages on /push/, fan-out median"
                 f" {p['fanout_ms']['median']} ms, p99 {p['fanout_ms']['p99']} ms"
             )
+        if "people" in r.get("push", {}):
+            p = r["push"]["people"]
+            text += (
+                f"; the people's channels: fan-out median {p['fanout_ms']['median']} ms,"
+                f" p99 {p['fanout_ms']['p99']} ms"
+            )
+        text += f", accepted to claim median {r['accepted_to_claim_ms']['median']} ms"
+        text += f", load {r['loadavg_1m_before_after']}"
         return text + f", {r['errors']} errors"
 
     _support.emit("scale", figures, "; ".join(said(r) for r in runs))

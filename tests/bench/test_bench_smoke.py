@@ -92,14 +92,37 @@ def test_the_turn_latency_bench_sees_turns_through_a_real_worker(database: str) 
 def test_the_scale_bench_drives_matches_through_the_whole_stack(database: str) -> None:
     figures = run(
         "scale.py",
-        "--matches", "2", "--seconds", "4", "--refresh", "0.5", "--clients", "2",
-        "--gunicorn-workers", "1", "--worker-concurrency", "1",
+        "--matches", "2", "--seconds", "4", "--refresh", "0.5", "--poll", "0.5",
+        "--clients", "2", "--gunicorn-workers", "1", "--worker-concurrency", "1",
         "--database", database, "--keep", migrated=database,
+        timeout=300,  # web, worker and beat to start on a loaded machine
     )  # fmt: skip
     (only,) = figures["runs"]
     assert only["errors"] == 0, only["error_samples"]
+    assert only["pace"] == "poll every 0.5 s"
     assert only["board_views"] > 0
     assert only["turns_resolved"] > 0
+
+
+def test_the_scale_bench_people_are_told_their_turns_by_the_push_channel(database: str) -> None:
+    figures = run(
+        "scale.py",
+        "--matches", "2", "--seconds", "8", "--clients", "2",
+        "--gunicorn-workers", "1", "--worker-concurrency", "1",
+        "--database", database, "--keep", migrated=database,
+        timeout=300,  # web, worker, beat, push and the bell's Redis on a loaded machine
+    )  # fmt: skip
+    (only,) = figures["runs"]
+    assert only["errors"] == 0, only["error_samples"]
+    assert only["pace"] == "told by the push channel"
+    people = only["push"]["people"]
+    assert people["channels_opened"] >= 2 and people["connect_failures"] == 0
+    # Each pass went by script and was answered in JSON: no redirect, no page load.
+    assert only["posts_per_s"] > 0 and only["board_views"] == 0
+    assert only["looks_after_send"] > 0
+    # Turns after the first pass came only because the channel told them.
+    assert people["turn_events"] > 0
+    assert only["turns_resolved"] > 8  # a second round in some match
 
 
 def test_the_scale_bench_at_correspondence_pace_times_the_push_channel(database: str) -> None:
