@@ -19,6 +19,7 @@ import time
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 DB_NAME = "helium3_faults"
+# The queues of the site's workers (turns, emails): the stack sets no CELERY_QUEUE.
+SITE_QUEUES = ("celery", "email")
 # A fixed CSRF secret: the cookie and the form field carry it, as Django accepts.
 CSRF_SECRET = "faultsfaultsfaultsfaultsfaults12"
 
@@ -359,13 +362,19 @@ class Stack:
         pause_at: str = "",
         wait: bool = True,
         test_rulesets: bool = False,
+        standby: bool = False,
         **env: str,
     ) -> Proc:
         """A real `celery worker` (prefork pool) against the private Redis and PostgreSQL.
 
-        `test_rulesets`: with the test rulesets of tests/engine registered (faults_celery)."""
+        `test_rulesets`: with the test rulesets of tests/engine registered (faults_celery).
+        `standby`: it consumes only a queue no task goes to until `take_over`, so that a
+        test can have the worker that replaces a killed one booted beforehand (a worker
+        takes seconds to start, as long as the rest of a kill-and-recover step)."""
         command = "worker --loglevel=INFO --pool=prefork --without-gossip --without-mingle"
         command += f" --without-heartbeat --concurrency={concurrency} -n {name}@faults"
+        if standby:
+            command += f" -Q {name}-standby"
         celery = (
             [str(ROOT / "tests" / "faults" / "faults_celery.py")]
             if test_rulesets
@@ -389,6 +398,25 @@ class Stack:
         if wait:
             self.wait_ready()
         return proc
+
+    def take_over(self, spare: Proc) -> Proc:
+        """A standby worker starts consuming the site's queues, as a worker started
+        now would (remote control's add_consumer, until its log says so); it."""
+        from helium3_site.celery import app
+
+        self.wait_ready()
+        deadline = time.monotonic() + 30
+        for queue in SITE_QUEUES:
+            started = partial(spare.printed, f"Started consuming from {queue}\n")
+            while not started():
+                assert spare.alive(), f"{spare.name} exited:\n{spare.tail()}"
+                assert time.monotonic() < deadline, f"{spare.name} never consumed {queue}"
+                # Asked again until it does: a broadcast sent before the worker
+                # subscribed to its control channel (just after "ready.") is lost.
+                app.control.add_consumer(queue, destination=[f"{spare.name}@faults"])
+                with contextlib.suppress(AssertionError):
+                    wait_until(started, 1.0, f"{spare.name} to consume {queue}")
+        return spare
 
     def beat(self, *, period: float = 1.0, wait: bool = True) -> Proc:
         """`celery beat`: it emits the clock sweep every `period` seconds."""

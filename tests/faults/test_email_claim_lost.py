@@ -41,6 +41,10 @@ def test_an_email_whose_worker_died_between_claim_and_send_is_sent_once_after_th
     settings.YOUR_TURN_EMAIL_AFTER_SECONDS = 0
     stack.beat(period=0.5, wait=False)
     worker = stack.worker("w0", acks_late=True, pause_at="email_claimed", **FAST_STALE)
+    if kill == "worker":  # its successor boots meanwhile, taking no task until the kill
+        spare = stack.worker(
+            "w1", acks_late=True, pause_at="email_claimed", standby=True, wait=False, **FAST_STALE
+        )
     player = make_player("mailed")
     # The match starts at once (against a bot): "Your turn" (at once here; the player
     # is away) is queued on commit, on the email queue. The player's own click started
@@ -61,7 +65,7 @@ def test_an_email_whose_worker_died_between_claim_and_send_is_sent_once_after_th
     assert sent_mail(stack.mail_dir) == []
 
     if kill == "worker":
-        worker = stack.worker("w1", acks_late=True, pause_at="email_claimed", **FAST_STALE)
+        worker = stack.take_over(spare)
 
     def sent() -> bool:
         row.refresh_from_db()

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 from faults_reconcile import make_player, reconcile, wait_settled
-from faults_stack import Answer, Browser, Stack, wait_until
+from faults_stack import Answer, Browser, Proc, Stack, wait_until
 from test_concurrent_submissions import at_once
 
 from games import services
@@ -80,6 +80,15 @@ def test_a_worker_killed_at_each_step_resolves_a_setup_turn_exactly_once(
 ) -> None:
     stack.beat(period=0.5, wait=False)
     worker = stack.worker("w0", acks_late=acks_late, pause_at="*", test_rulesets=True)
+
+    def spare(name: str) -> Proc:
+        """The worker that replaces the next one killed, booting meanwhile (it takes
+        no task until then)."""
+        return stack.worker(
+            name, acks_late=acks_late, pause_at="*", test_rulesets=True, standby=True, wait=False
+        )
+
+    next_worker = spare("w1") if kill == "worker" else None
     for number, step in enumerate(BEFORE_COMMIT + AFTER_COMMIT, start=1):
         stack.arm(step)
         player = make_player(f"p{number}")
@@ -116,10 +125,10 @@ def test_a_worker_killed_at_each_step_resolves_a_setup_turn_exactly_once(
             assert resolution.count() == 1, step
 
         if kill == "worker":
-            assert not worker.alive()
-            worker = stack.worker(
-                f"w{number}", acks_late=acks_late, pause_at="*", test_rulesets=True
-            )
+            assert not worker.alive() and next_worker is not None
+            worker = stack.take_over(next_worker)
+            if number < len(BEFORE_COMMIT + AFTER_COMMIT):
+                next_worker = spare(f"w{number + 1}")
         else:
             assert worker.alive(), step
             if step in AFTER_COMMIT:

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 from faults_reconcile import make_player, reconcile, wait_settled
-from faults_stack import Answer, Stack, wait_until
+from faults_stack import Answer, Proc, Stack, wait_until
 from test_concurrent_submissions import at_once
 
 from games import services
@@ -90,12 +90,30 @@ def kill_at(stack: Stack, worker: Any, step: str, kill: str) -> None:
         worker.kill()
 
 
-def restart_if_killed(stack: Stack, worker: Any, kill: str, acks_late: bool, name: str) -> Any:
-    if kill == "worker":
-        assert not worker.alive()
-        return stack.worker(name, acks_late=acks_late, pause_at="*", test_rulesets=True)
-    assert worker.alive(), name
-    return worker
+class Workers:
+    """The worker a test kills at each point and, when whole workers are killed, the
+    one that replaces it, booting meanwhile (standby: it takes no task until then)."""
+
+    def __init__(self, stack: Stack, kill: str, acks_late: bool, points: int) -> None:
+        self.stack, self.kill, self.acks_late, self.points = stack, kill, acks_late, points
+        self.current = self._start("w0")
+        self.spare = self._start("w1", standby=True) if kill == "worker" else None
+
+    def _start(self, name: str, *, standby: bool = False) -> Proc:
+        return self.stack.worker(
+            name, acks_late=self.acks_late, pause_at="*", test_rulesets=True,
+            standby=standby, wait=not standby,
+        )  # fmt: skip
+
+    def restart_if_killed(self, number: int) -> None:
+        """After the kill at the `number`th point: a worker runs again."""
+        if self.kill == "worker":
+            assert not self.current.alive() and self.spare is not None
+            self.current = self.stack.take_over(self.spare)
+            more = number < self.points
+            self.spare = self._start(f"w{number + 1}", standby=True) if more else None
+        else:
+            assert self.current.alive(), number
 
 
 def assert_turn_2_waits_for_the_player(match: Match, step: str) -> None:
@@ -122,8 +140,8 @@ def test_a_worker_killed_at_each_point_of_a_passed_turn_of_steps_resolves_it_onc
     stack: Stack, kill: str, acks_late: bool
 ) -> None:
     stack.beat(period=0.5, wait=False)
-    worker = stack.worker("w0", acks_late=acks_late, pause_at="*", test_rulesets=True)
     points = ("pass_locked", *BEFORE_COMMIT, *AFTER_COMMIT)
+    workers = Workers(stack, kill, acks_late, len(points))
     for number, step in enumerate(points, start=1):
         stack.arm(step)
         player = make_player(f"p{number}")
@@ -132,7 +150,7 @@ def test_a_worker_killed_at_each_point_of_a_passed_turn_of_steps_resolves_it_onc
         Turn.objects.filter(match=match, number=0).update(
             deadline_at=timezone.now() - timedelta(seconds=1)
         )
-        kill_at(stack, worker, step, kill)
+        kill_at(stack, workers.current, step, kill)
 
         stored = Orders.objects.filter(match=match, turn_number=0)
         if step == "pass_locked":
@@ -146,7 +164,7 @@ def test_a_worker_killed_at_each_point_of_a_passed_turn_of_steps_resolves_it_onc
         else:
             assert steps_resolved(match, 0) == [0, 1], step
 
-        worker = restart_if_killed(stack, worker, kill, acks_late, f"w{number}")
+        workers.restart_if_killed(number)
         assert_turn_2_waits_for_the_player(match, step)
         # The clock played the default orders (end) once, as the turn's second step.
         assert steps_resolved(match, 0) == [0, 1], step
@@ -166,7 +184,7 @@ def test_a_worker_killed_at_each_point_of_a_bots_turn_of_steps_resolves_it_once(
     stack: Stack, kill: str, acks_late: bool
 ) -> None:
     stack.beat(period=0.5, wait=False)
-    worker = stack.worker("w0", acks_late=acks_late, pause_at="*", test_rulesets=True)
+    workers = Workers(stack, kill, acks_late, len(BEFORE_COMMIT + AFTER_COMMIT))
     for number, step in enumerate(BEFORE_COMMIT + AFTER_COMMIT, start=1):
         stack.arm(step)
         player = make_player(f"p{number}")
@@ -176,7 +194,7 @@ def test_a_worker_killed_at_each_point_of_a_bots_turn_of_steps_resolves_it_once(
             match_id=match.pk, user=player, turn=0, orders={"action": "end", "step_no": 1}
         )
         assert steps_resolved(match, 0) == [0, 1]
-        kill_at(stack, worker, step, kill)
+        kill_at(stack, workers.current, step, kill)
 
         if step in BEFORE_COMMIT:
             assert Turn.objects.get(match=match, number=1).status == Turn.Status.ACCEPTED
@@ -188,7 +206,7 @@ def test_a_worker_killed_at_each_point_of_a_bots_turn_of_steps_resolves_it_once(
         else:
             assert steps_resolved(match, 1), step
 
-        worker = restart_if_killed(stack, worker, kill, acks_late, f"w{number}")
+        workers.restart_if_killed(number)
         assert_turn_2_waits_for_the_player(match, step)
         assert Seat.objects.get(match=match, number=1).missed_in_row == 0, step
         assert reconcile(stack.mail_dir).matches == number, step

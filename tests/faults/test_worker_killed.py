@@ -8,7 +8,8 @@ and locks it holds there, and is killed:
 - `process`: only the pool process running the task; the worker's main process
   starts a new one. With acks_late the message comes back at once
   (task_reject_on_worker_lost), so the task runs a second time.
-- `worker`: the whole worker, main process and pool; a new worker is started.
+- `worker`: the whole worker, main process and pool; a new worker takes over (one
+  started beforehand, while the step ran, that took no task until then).
   An acknowledged message is gone; an unacknowledged one stays with the dead
   worker's connection until Redis' visibility timeout.
 Whatever the broker does, celery beat's clock sweep (every half second here) queues
@@ -32,7 +33,7 @@ from faults_reconcile import (
     reconcile,
     wait_settled,
 )
-from faults_stack import Stack, wait_until
+from faults_stack import Proc, Stack, wait_until
 
 from games import services
 from games.models import Match, Notification, Orders, Resolution, Turn
@@ -64,6 +65,14 @@ def test_a_worker_killed_at_each_step_leaves_every_turn_resolved_exactly_once(
     settings.YOUR_TURN_EMAIL_AFTER_SECONDS = 0
     stack.beat(period=0.5, wait=False)
     worker = stack.worker("w0", acks_late=acks_late, pause_at="*", **AT_ONCE)
+
+    def spare(name: str) -> Proc:
+        """The worker that replaces the next one killed, booting meanwhile."""
+        return stack.worker(
+            name, acks_late=acks_late, pause_at="*", standby=True, wait=False, **AT_ONCE
+        )
+
+    next_worker = spare("w1") if kill == "worker" else None
     killed_emails = 0
     for number, step in enumerate(STEPS, start=1):
         stack.arm(step)
@@ -101,7 +110,10 @@ def test_a_worker_killed_at_each_step_leaves_every_turn_resolved_exactly_once(
 
         if kill == "worker":
             assert not worker.alive()
-            worker = stack.worker(f"w{number}", acks_late=acks_late, pause_at="*", **AT_ONCE)
+            assert next_worker is not None
+            worker = stack.take_over(next_worker)
+            if number < len(STEPS):
+                next_worker = spare(f"w{number + 1}")
         else:
             assert worker.alive(), step  # the main process lives on, with a new pool process
 
