@@ -313,6 +313,8 @@ class Driver:
         """The channel told person i's page a turn (from PushPages' loop)."""
         with self.cond:
             player = self.players[i]
+            if player.wanted is None and reached(version_of(player.poll), version):
+                return  # the page shows it already (site.js asks nothing)
             fresh = player.wanted is None
             player.wanted, player.wanted_at = version, time.monotonic()
             if not fresh or player.queued or player.busy:
@@ -426,6 +428,9 @@ class Driver:
         look after Send asks the poll for its parts anew (v=sent); then it waits to
         be told. While the channel is down the poll's timer asks every few seconds."""
         player = self.players[i]
+        with self.cond:
+            if reached(version_of(player.poll), player.wanted):
+                player.wanted = None  # the page shows the version told already
         if not player.poll:
             self._view(player)  # a page not loaded yet, or a match just ended
         elif player.wanted is not None or player.form_turn is None or not player.up:
