@@ -1,7 +1,7 @@
 """Turn latency: from a player's accepted orders POST to the resolved turn visible to
 the next player, through Redis and a real Celery worker process.
 
-    python bench/turn_latency.py [--turns 200] [--pool prefork] [--concurrency 2]
+    python bench/turn_latency.py [--turns 200] [--pool prefork] [--concurrency 2] [--hops]
 
 Production settings (DEBUG off) on this machine's PostgreSQL (database
 `helium3_bench` unless --database) and Redis, and a real worker started with the
@@ -13,13 +13,19 @@ view shows; one page view per turn checks that it does show them the orders form
 The goal's clock starts at the POST's answer, when the orders are accepted
 (committed, the task queued); the other starts when the POST starts, so it adds the
 POST's own time. The breakdown uses the turn row's own timestamps: accepted (in the
-POST) to the worker's claim, then the claim to the next turn visible. Goal:
-from an accepted POST, median under 25 ms.
+POST) to the worker's claim, then the claim to the next turn visible. With `--hops`
+the worker is production's app with two timestamps more (bench/_hop_probe.py) and
+this process notes when it publishes the task, which splits the hop from accepted to
+the claim into the POST's tail (its statements after the acceptance and its commit),
+the publish to Redis, Redis to the worker's consumer, the pool's hand-off to its
+process, and the task's start to the claim (its connection and its first statement).
+Goal: from an accepted POST, median under 25 ms.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import sys
@@ -59,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the players switch the your-turn email off (no email task per turn)",
     )
+    parser.add_argument(
+        "--hops", action="store_true", help="split the hop through the queue by timestamps"
+    )
     parser.add_argument("--database", default="helium3_bench")
     parser.add_argument("--drop", action="store_true", help="drop the database at the end")
     args = parser.parse_args(argv)
@@ -68,11 +77,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"turn_latency: skipped, {missing}", file=sys.stderr)
         return 2
     env = _support.site_env(args.database, f"bench-latency-{os.getpid()}")
+    app = "helium3_site"
+    if args.hops:
+        args.hop_log = Path(env["HELIUM3_VAR_DIR"]) / f"hops-{time.monotonic_ns()}.log"
+        env["HELIUM3_HOP_LOG"] = str(args.hop_log)
+        app = "bench._hop_probe"
     _support.prepare_database(env)
     _support.use_env(env)
     _support.purge_queue(env)
     try:
-        with _support.celery_worker(env, concurrency=args.concurrency, pool=args.pool):
+        with _support.celery_worker(env, concurrency=args.concurrency, pool=args.pool, app=app):
             run(args)
         return 0
     finally:
@@ -93,6 +107,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from games.models import Match, NotificationSettings, Turn
 
     assert not settings.DEBUG
+    publish = _publish_times() if args.hops else {}
+    measured: list[tuple[int, int, float, float]] = []  # match, turn, accepted, claimed
     tag = f"{os.getpid()}-{time.time_ns()}"
     users = [
         User.objects.create_user(f"bench-{name}-{tag}", f"{name}{tag}@example.org")
@@ -165,6 +181,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         parts["post_to_accepted"].append(accepted - wall)
         parts["accepted_to_claim"].append(claimed - accepted)
         parts["claim_to_visible"].append(visible_wall - claimed)
+        measured.append((match.pk, number, accepted, claimed))
 
     lat = _support.percentiles(latencies)
     after = _support.percentiles(after_post)
@@ -184,6 +201,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "goal_median_under_25_ms": after["median"] is not None and after["median"] < GOAL_MS,
         "mean_ms": round(statistics.mean(latencies) * 1000, 3),
     }
+    if args.hops:
+        figures["hop_median_ms"] = hop_parts(measured, publish, args.hop_log)
     _support.emit(
         "turn_latency",
         figures,
@@ -192,9 +211,66 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         f"(goal: median under {GOAL_MS:g} ms); from the POST's start median "
         f"{lat['median']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms (the POST itself "
         f"{figures['post_ms']['median']} ms); medians of the parts: "
-        + ", ".join(f"{k} {v} ms" for k, v in figures["breakdown_median_ms"].items()),
+        + ", ".join(f"{k} {v} ms" for k, v in figures["breakdown_median_ms"].items())
+        + (
+            "; the hop's parts: "
+            + ", ".join(f"{k} {v} ms" for k, v in figures["hop_median_ms"].items())
+            if args.hops
+            else ""
+        ),
     )
     return figures
+
+
+TURN_TASK = "games.tasks.turn_resolve_task"
+
+
+def _publish_times() -> dict[tuple[int, int], list[float]]:
+    """(match, turn) -> [before, after] publishing its task, noted in this process
+    (the POST's on-commit callback publishes it)."""
+    from celery.signals import after_task_publish, before_task_publish
+
+    times: dict[tuple[int, int], list[float]] = {}
+
+    def key(body: Any) -> tuple[int, int]:
+        args = body[0]  # the message protocol 2: (args, kwargs, embed)
+        return int(args[0]), int(args[1])
+
+    def before(sender: Any = None, body: Any = None, **kwargs: Any) -> None:
+        if sender == TURN_TASK:
+            times[key(body)] = [time.time()]
+
+    def after(sender: Any = None, body: Any = None, **kwargs: Any) -> None:
+        if sender == TURN_TASK:
+            times.setdefault(key(body), [math.nan]).append(time.time())
+
+    before_task_publish.connect(before, weak=False)
+    after_task_publish.connect(after, weak=False)
+    return times
+
+
+def hop_parts(
+    measured: list[tuple[int, int, float, float]],
+    publish: dict[tuple[int, int], list[float]],
+    log: Path,
+) -> dict[str, float | None]:
+    """Medians of the hop's parts, from accepted to the worker's claim, in ms."""
+    worker: dict[tuple[str, int, int], float] = {}
+    for line in log.read_text().splitlines() if log.exists() else []:
+        where, match, number, at = line.split()
+        worker.setdefault((where, int(match), int(number)), float(at))  # first delivery
+    names = ("post_tail", "publish", "redis_to_consumer", "pool_hand_off", "task_start_to_claim")
+    parts: dict[str, list[float]] = {name: [] for name in names}
+    for match, number, accepted, claimed in measured:
+        before, after = (publish.get((match, number)) or [math.nan, math.nan])[:2]
+        received = worker.get(("received", match, number), math.nan)
+        prerun = worker.get(("prerun", match, number), math.nan)
+        marks = [accepted, before, after, received, prerun, claimed]
+        if any(math.isnan(mark) for mark in marks):
+            continue
+        for name, start, end in zip(names, marks, marks[1:], strict=False):
+            parts[name].append(end - start)
+    return {name: _support.percentiles(values)["median"] for name, values in parts.items()}
 
 
 if __name__ == "__main__":
