@@ -1,0 +1,69 @@
+"""The worker's database connection between tasks (helium3_site/celery.py): kept, and
+health-checked without a round trip while its socket is quiet, but checked by Django's
+`SELECT 1` (and replaced) once the server has ended the session."""
+
+from __future__ import annotations
+
+import select
+
+import psycopg
+import pytest
+from django.db import connection
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="the check is PostgreSQL's (CI runs it)"
+    ),
+]
+
+
+def between_tasks() -> None:
+    """As close_old_connections leaves a kept connection before a task: to be checked."""
+    connection.health_check_done = False
+
+
+def backend_pid() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return int(cursor.fetchone()[0])
+
+
+def test_a_quiet_connection_passes_the_check_without_a_statement_and_is_kept() -> None:
+    from helium3_site.celery import quiet_socket_health_check
+
+    pid = backend_pid()
+    between_tasks()
+    assert quiet_socket_health_check("default") is True
+    assert connection.health_check_done
+    assert backend_pid() == pid  # the same session: no reconnection
+
+
+def test_a_session_the_server_ended_is_checked_and_replaced() -> None:
+    from helium3_site.celery import quiet_socket_health_check
+
+    pid = backend_pid()
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params, autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    # The server's FATAL message and the closed socket reach the idle connection.
+    sock = connection.connection.pgconn.socket
+    assert select.select([sock], [], [], 5)[0]
+    between_tasks()
+    assert quiet_socket_health_check("default") is False
+    assert not connection.health_check_done
+    assert backend_pid() != pid  # Django's own check found it dead and reconnected
+
+
+def test_a_connection_inside_a_transaction_is_left_to_django() -> None:
+    from django.db import transaction
+
+    from helium3_site.celery import quiet_socket_health_check
+
+    backend_pid()
+    with transaction.atomic():
+        between_tasks()
+        assert quiet_socket_health_check("default") is False
+        connection.health_check_done = True  # as Django leaves it in a transaction
