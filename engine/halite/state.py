@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from engine.errors import StateError
@@ -79,20 +80,19 @@ class State:
         return {str(s): n for s, n in enumerate(self.territory(), start=1)}
 
     def to_json(self) -> dict[str, Any]:
-        w = self.width
-        n = w * self.height
+        rows = _rows(self.width, self.height)
         alive = self.alive
         territory = self.territory()
         return {
             "ruleset": RULESET,
             "seed": self.seed,
-            "width": w,
+            "width": self.width,
             "height": self.height,
             "turn": self.turn,
             "max_turns": self.max_turns,
-            "owner": [self.owner[i : i + w] for i in range(0, n, w)],
-            "strength": [self.strength[i : i + w] for i in range(0, n, w)],
-            "production": [self.production[i : i + w] for i in range(0, n, w)],
+            "owner": list(map(self.owner.__getitem__, rows)),
+            "strength": list(map(self.strength.__getitem__, rows)),
+            "production": list(map(self.production.__getitem__, rows)),
             "seats": self.seats,
             "alive": alive,
             "eliminated": self.eliminated[:],
@@ -108,6 +108,12 @@ class State:
     @classmethod
     def from_json(cls, data: Any) -> State:
         return parse(data)
+
+
+@lru_cache(maxsize=64)
+def _rows(width: int, height: int) -> tuple[slice, ...]:
+    """The slices that cut a flat grid into its rows."""
+    return tuple(slice(i, i + width) for i in range(0, width * height, width))
 
 
 # -- parsing --------------------------------------------------------------------------------
@@ -127,8 +133,9 @@ def _int(data: dict[str, Any], key: str, lo: int, hi: int | None = None) -> int:
     return value
 
 
-def _grid(data: dict[str, Any], key: str, width: int, height: int, top: int) -> list[int]:
-    """A row-major grid of `height` rows of `width` whole numbers 0..top, flattened."""
+def _grid(data: dict[str, Any], key: str, width: int, height: int, top: int) -> bytes:
+    """A row-major grid of `height` rows of `width` whole numbers 0..top, flattened (as
+    bytes: the caller counts in them before making the list)."""
     rows = data[key]
     if type(rows) is not list or len(rows) != height or not _rows_of(rows, width):
         raise StateError(f"'{key}' must be {height} rows of {width} numbers.")
@@ -140,7 +147,7 @@ def _grid(data: dict[str, Any], key: str, width: int, height: int, top: int) -> 
         packed = b""
     if len(packed) != width * height or (top < 255 and packed.translate(None, _UP_TO[top])):
         raise StateError(f"Every value of '{key}' must be a whole number from 0 to {top}.")
-    return list(packed)
+    return packed
 
 
 _UP_TO = [bytes(range(top + 1)) for top in range(256)]
@@ -193,9 +200,10 @@ def parse(data: Any) -> State:
     if data["max_turns"] != max_turns or type(data["max_turns"]) is not int:
         raise StateError(f"'max_turns' must be floor(10 * sqrt(width * height)) = {max_turns}.")
     turn = _int(data, "turn", 0, max_turns)
-    owner = _grid(data, "owner", width, height, seats)
-    strength = _grid(data, "strength", width, height, MAX_STRENGTH)
-    production = _grid(data, "production", width, height, MAX_PRODUCTION)
+    packed = _grid(data, "owner", width, height, seats)
+    owner = list(packed)
+    strength = list(_grid(data, "strength", width, height, MAX_STRENGTH))
+    production = list(_grid(data, "production", width, height, MAX_PRODUCTION))
     over = data["over"]
     if type(over) is not bool:
         raise StateError("'over' must be true or false.")
@@ -207,7 +215,7 @@ def parse(data: Any) -> State:
         territory_total, eliminated, over,
         _seat_list(data, "winners", seats), _seat_list(data, "ranking", seats),
     )  # fmt: skip
-    territory = state.territory()
+    territory = [packed.count(s) for s in range(1, seats + 1)]
     if alive != [s for s in range(1, seats + 1) if territory[s - 1]]:
         raise StateError("'alive' must list, in seat order, the seats that own a cell.")
     if sorted(alive + eliminated) != list(range(1, seats + 1)):
