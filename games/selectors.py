@@ -223,24 +223,11 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
     """
     if not 0 < match_id < 2**63:  # no such id: the ORM's range check, done by hand
         return None
-    match_t, turn_t, seat_t, res_t = (m._meta.db_table for m in (Match, Turn, Seat, Resolution))
     user_id = user.pk if user.is_authenticated else None
-    counts, count_params = "NULL, NULL", list[Any]()
-    if user_id is not None:
-        counts, count_params = _frame_counts_sql(user_id)
-    sql = (
-        f"SELECT m.status, m.turn_number, m.public, m.created_by_id, m.created_at, m.ruleset,"
-        f" t.id, t.status, t.deadline_at, t.seat, s.number, s.standin_bot,"
-        f" (SELECT COUNT(*) FROM {res_t} r"
-        f"  WHERE r.match_id = m.id AND r.turn_number = m.turn_number), {counts},"
-        f" {', '.join('m.' + connection.ops.quote_name(f.column) for f in _page_fields())}"
-        f" FROM {match_t} m"
-        f" LEFT JOIN {turn_t} t ON t.match_id = m.id AND t.number = m.turn_number"
-        f" LEFT JOIN {seat_t} s ON s.match_id = m.id AND s.user_id = %s"
-        f" WHERE m.id = %s"
-    )
+    sql, count_params = _version_sql(signed_in=user_id is not None)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*count_params, user_id, match_id])
+        params = [user_id if p == _NOBODY else p for p in count_params]
+        cursor.execute(sql, [*params, user_id, match_id])
         found = cursor.fetchone()
     if found is None:
         return None
@@ -315,38 +302,51 @@ def _page_fields() -> list[Any]:
 PAGE_DEFERRED = ("record", "initial_state")
 
 
-# A user id no account has: your_move_seats' SQL is compiled once with it and the
-# request's user put in its place (the ORM takes about a millisecond to write it).
+# A user id no account has: the frame's counts are compiled once with it and the
+# request's user put in its place (the ORM takes about a millisecond to write them).
 _NOBODY = -7_340_033
-_your_move_sql: dict[str, tuple[str, tuple[Any, ...]]] = {}
+_version_sqls: dict[tuple[str, bool], tuple[str, tuple[Any, ...]]] = {}
 
 
-def _frame_counts_sql(user_id: int) -> tuple[str, list[Any]]:
+def _version_sql(*, signed_in: bool) -> tuple[str, tuple[Any, ...]]:
+    """The version query and the parameters of its counts (_NOBODY for the user),
+    written once per database and kind of viewer."""
+    known = _version_sqls.get((connection.vendor, signed_in))
+    if known is not None:
+        return known
+    match_t, turn_t, seat_t, res_t = (m._meta.db_table for m in (Match, Turn, Seat, Resolution))
+    counts, count_params = _frame_counts_sql() if signed_in else ("NULL, NULL", ())
+    columns = ", ".join("m." + connection.ops.quote_name(f.column) for f in _page_fields())
+    sql = (
+        f"SELECT m.status, m.turn_number, m.public, m.created_by_id, m.created_at, m.ruleset,"
+        f" t.id, t.status, t.deadline_at, t.seat, s.number, s.standin_bot,"
+        f" (SELECT COUNT(*) FROM {res_t} r"
+        f"  WHERE r.match_id = m.id AND r.turn_number = m.turn_number), {counts}, {columns}"
+        f" FROM {match_t} m"
+        f" LEFT JOIN {turn_t} t ON t.match_id = m.id AND t.number = m.turn_number"
+        f" LEFT JOIN {seat_t} s ON s.match_id = m.id AND s.user_id = %s"
+        f" WHERE m.id = %s"
+    )
+    known = _version_sqls[(connection.vendor, signed_in)] = (sql, count_params)
+    return known
+
+
+def _frame_counts_sql() -> tuple[str, tuple[Any, ...]]:
     """The page frame's two counts as columns of the version query, and their
-    parameters: the same query as your_move_seats (compiled once per database) and
-    the challenges waiting_count counts."""
+    parameters (_NOBODY for the user): the same query as your_move_seats and the
+    challenges that games.compete.challenges.waiting_count counts."""
     from games.compete.models import Challenge
 
-    compiled = _your_move_sql.get(connection.vendor)
-    if compiled is None:
-        query = your_move_seats(_NOBODY).order_by().values("pk").query
-        sql, params = query.get_compiler(connection=connection).as_sql()
-        assert params.count(_NOBODY) == 1, "the user id is the query's one sentinel"
-        compiled = _your_move_sql[connection.vendor] = (sql, tuple(params))
-    sql, params = compiled
+    query = your_move_seats(_NOBODY).order_by().values("pk").query
+    sql, params = query.get_compiler(connection=connection).as_sql()
+    assert params.count(_NOBODY) == 1, "the user id is the query's one sentinel"
     challenge_t = Challenge._meta.db_table
     counts = (
         f"(SELECT COUNT(*) FROM ({sql}) ym),"
         f" (SELECT COUNT(*) FROM {challenge_t} c WHERE c.challenged_id = %s"
-        f"  AND c.status = %s AND c.expires_at > %s)"
+        f"  AND c.status = %s AND c.expires_at > CURRENT_TIMESTAMP)"
     )
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    return counts, [
-        *(user_id if p == _NOBODY else p for p in params),
-        user_id,
-        Challenge.Status.PENDING.value,
-        now,
-    ]
+    return counts, (*params, _NOBODY, Challenge.Status.PENDING.value)
 
 
 @dataclass
