@@ -9,7 +9,7 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 # Processes for the engine and site tests (`make test TEST_PROCESSES=4` on a bigger
 # machine), and for the browser tests (each one a Chromium).
 TEST_PROCESSES ?= 2
-BROWSER_PROCESSES ?= 4
+BROWSER_PROCESSES ?= 3
 
 .PHONY: venv test lint typecheck bench-engine run
 
