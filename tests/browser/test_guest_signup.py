@@ -101,6 +101,9 @@ def test_a_guest_signs_up_stays_in_its_match_and_comes_back_to_it_after_confirmi
     expect(page).to_have_url(match_url)
     expect(page.get_by_text("You play seat 1.")).to_be_visible()
     expect(page.locator(".user-menu .who")).to_have_text("stella")
+    # The bots may still be answering the turn played above, and the page playing
+    # their turns (under load, longer than expect's five seconds): wait for the move.
+    expect(page.locator("#panel .your-move")).to_be_visible(timeout=60_000)
     settle_board(page)
     expect(page.locator("#panel .your-move")).to_be_visible()
     assert errors == []
