@@ -49,6 +49,16 @@ def sync_orm_beside_playwright() -> Iterator[None]:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
+@pytest.fixture(autouse=True, scope="session")
+def sync_orm_for_the_databases_teardown(django_db_setup: Any) -> Iterator[None]:
+    """The test databases are dropped after every test, while Playwright's loop may
+    still run in this thread: without this, Django refused the drop (a warning, and
+    the databases were left behind). Torn down before django_db_setup, which it asks
+    for, and after every module's own setting was put back."""
+    yield
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # Playwright's session keeps an event loop in the main thread until the session
     # ends, and Django refuses sync database calls beside one: the browser tests go
