@@ -406,14 +406,14 @@ def test_a_seat_handed_to_a_bot_by_an_admin_throws_in_the_current_simultaneous_t
 def test_the_lobby_and_the_badge_count_a_simultaneous_turn_until_the_seats_orders_are_in(
     player, opponent
 ):
-    from games.context_processors import YourMove
+    from games.context_processors import Frame
 
     match = _duel(player, opponent, "rps", rounds=2)
 
     def waiting_for(user: Any) -> tuple[bool, int]:
         mine = {m.pk: m.my_move for m in selectors.lobby_my_matches(user)}
         request = client_for(user).get("/").wsgi_request
-        return mine[match.pk], YourMove(request).count
+        return mine[match.pk], Frame(request).count
 
     assert waiting_for(player) == (True, 1) and waiting_for(opponent) == (True, 1)
     _throw(match, player, "rock")
