@@ -117,8 +117,11 @@ def test_the_scale_bench_people_are_told_their_turns_by_the_push_channel(databas
     assert only["pace"] == "told by the push channel"
     people = only["push"]["people"]
     assert people["channels_opened"] >= 2 and people["connect_failures"] == 0
-    # Each pass went by script and was answered in JSON: no redirect, no page load.
-    assert only["posts_per_s"] > 0 and only["board_views"] == 0
+    # Each pass went by script and was answered in JSON: no redirect, no page load
+    # but the first of a match begun in place of one that ended (a quiet machine
+    # plays a whole match of a person's passes in a few seconds).
+    assert only["posts_per_s"] > 0
+    assert only["board_views"] <= only["matches_finished_and_replaced"]
     assert only["looks_after_send"] > 0
     # Turns after the first pass came only because the channel told them.
     assert people["turn_events"] > 0
