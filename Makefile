@@ -10,6 +10,10 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 # machine), and for the browser tests (each one a Chromium).
 TEST_PROCESSES ?= 2
 BROWSER_PROCESSES ?= 3
+# On PostgreSQL the site and browser tests' databases are thrown away after the run: a
+# commit there need not wait for the disk (libpq's PGOPTIONS, these connections only).
+# The fault tests keep the server's durable commits: they crash PostgreSQL on purpose.
+THROWAWAY_PG := -c synchronous_commit=off
 
 .PHONY: venv test lint typecheck bench-engine run
 
@@ -28,8 +32,10 @@ venv: $(BIN)/python
 # (tests/faults, marker `faults`) come after them, in a run of their own: they kill and
 # restart their own PostgreSQL, Redis, web and worker processes (docs/operations.md,
 # "Faults and bad input"); each process of the run has a private PostgreSQL and Redis,
-# and the tests spend most of their time waiting for sweeps and restarts. The browser tests (tests/browser) run last, on BROWSER_PROCESSES processes: each
-# one the system Chromium, a live server, a database and a Celery worker of its own.
+# and most of their time goes to starting Python processes again (workers, beat,
+# gunicorn: busy CPUs, so the stage runs alone). The browser tests (tests/browser) run
+# last, on BROWSER_PROCESSES processes: each one the system Chromium, a live server, a
+# database and a Celery worker of its own (they mostly wait for turns and animations).
 # `worksteal`: a process that runs out of tests takes some of the other's, so a few long
 # tests never leave one process waiting alone at the end.
 test: venv
@@ -38,10 +44,11 @@ test: venv
 	$(BIN)/mypy engine
 	$(BIN)/mypy games helium3_site
 	$(BIN)/pytest tests/engine -n $(TEST_PROCESSES) --dist worksteal
-	$(BIN)/pytest tests -m "not faults" --ignore=tests/browser --ignore=tests/engine \
-		-n $(TEST_PROCESSES) --dist worksteal
+	PGOPTIONS="$(THROWAWAY_PG)" $(BIN)/pytest tests -m "not faults" --ignore=tests/browser \
+		--ignore=tests/engine -n $(TEST_PROCESSES) --dist worksteal --durations=20
 	$(BIN)/pytest tests/faults -m faults -n $(TEST_PROCESSES) --dist worksteal
-	$(BIN)/pytest tests/browser -n $(BROWSER_PROCESSES) --dist worksteal
+	PGOPTIONS="$(THROWAWAY_PG)" $(BIN)/pytest tests/browser -n $(BROWSER_PROCESSES) \
+		--dist worksteal --durations=20
 
 lint: venv
 	$(BIN)/ruff check .
