@@ -565,6 +565,12 @@ def your_move_seats(user_id: int) -> QuerySet[Seat]:
     is the player's own, not played by a stand-in bot, and whose turn still waits for
     its orders (orders accepted and being resolved are no longer the player's move),
     or whose turn at once waits for this seat's orders."""
+    return seats_to_move(Seat.objects.filter(user_id=user_id))
+
+
+def seats_to_move(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """Of `seats`, those whose move it is (your_move_seats' rule, for any seats: the
+    push channel counts every listener's at once)."""
     accepted = Turn.objects.filter(
         match=OuterRef("match_id"),
         number=OuterRef("match__turn_number"),
@@ -582,8 +588,6 @@ def your_move_seats(user_id: int) -> QuerySet[Seat]:
         seat=OuterRef("number"),
         step=0,
     )
-    return Seat.objects.filter(
-        user_id=user_id, standin_bot="", match__status=Match.Status.RUNNING
-    ).filter(
+    return seats.filter(standin_bot="", match__status=Match.Status.RUNNING).filter(
         (Q(match__to_move=F("number")) & ~Exists(accepted)) | (Exists(at_once) & ~Exists(given))
     )

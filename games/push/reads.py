@@ -18,12 +18,12 @@ from http.cookies import CookieError, SimpleCookie
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.db import connection
-from django.db.models import Count, Exists, F, OuterRef, Q
+from django.db.models import Count
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
 from games import selectors, viewers
-from games.models import AT_ONCE, Match, Orders, Seat, Turn
+from games.models import Match, Seat, Turn
 
 
 @dataclass(frozen=True)
@@ -115,34 +115,12 @@ def match_versions(match_ids: set[int]) -> dict[int, tuple[str, int]]:
 def move_counts(user_ids: set[int]) -> dict[int, int]:
     """Each signed-in listener's "your move" count, in one query for them all (a
     query per listener made each read of a process with a thousand pages a thousand
-    statements): the badge's rule, selectors.your_move_seats, grouped by player.
+    statements): the badge's rule (selectors.seats_to_move), grouped by player.
     tests/push/test_push_counts.py holds the two to the same answers."""
     if not user_ids:
         return {}
-    accepted = Turn.objects.filter(
-        match=OuterRef("match_id"),
-        number=OuterRef("match__turn_number"),
-        status=Turn.Status.ACCEPTED,
-    )
-    at_once = Turn.objects.filter(
-        match=OuterRef("match_id"),
-        number=OuterRef("match__turn_number"),
-        seat=AT_ONCE,
-        status=Turn.Status.WAITING,
-    )
-    given = Orders.objects.filter(
-        match=OuterRef("match_id"),
-        turn_number=OuterRef("match__turn_number"),
-        seat=OuterRef("number"),
-        step=0,
-    )
     rows = (
-        Seat.objects.filter(
-            user_id__in=sorted(user_ids), standin_bot="", match__status=Match.Status.RUNNING
-        )
-        .filter(
-            (Q(match__to_move=F("number")) & ~Exists(accepted)) | (Exists(at_once) & ~Exists(given))
-        )
+        selectors.seats_to_move(Seat.objects.filter(user_id__in=sorted(user_ids)))
         .order_by()
         .values_list("user_id")
         .annotate(n=Count("pk"))
