@@ -4,9 +4,11 @@ A page opens one EventSource to /push/?match=<id>&last=<version> (the match it
 shows, the version it shows; a page of no match names none and hears only its
 viewer's "your move" count; the watch page adds watch=1 for its list). The hub of
 the process (one per event loop, the design of games/api/stream_asgi.py) reads, in
-one query for all its pages, the versions of the matches they show whenever the
-doorbell rings (games/push/bell.py) and at least every SWEEP_SECONDS, and wakes
-the pages whose version changed.
+one query for all its pages, the versions of the matches they show at least every
+SWEEP_SECONDS, and when the doorbell rings (games/push/bell.py) what the ring can
+have changed: the version of the match it names and the counts of its players
+among the listeners (a ring that names no match, the file bell's, reads all); it
+wakes the pages whose version changed.
 
 Events (each `id:` is "<match version>|<your move count>", and "|<watch version>"
 after it on a watching page, so a reconnecting EventSource's Last-Event-ID says
@@ -25,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import os
 import weakref
 from contextlib import suppress
@@ -78,6 +81,14 @@ class Hub:
         self.counts: dict[int, int] = {}
         self.watch: str | None = None
         self.rung = asyncio.Event()
+        # What the rings since the last read named: the matches (a Redis ring carries
+        # its match's id), the users of pages just opened, or everything (a file ring,
+        # a ring without an id, the bell's reconnection). A read reads only what
+        # these can have changed; every SWEEP_SECONDS it reads everything.
+        self.rung_matches: set[int] = set()
+        self.new_users: set[int] = set()
+        self.rung_all = True
+        self.read_all_at = -math.inf  # the loop's time of the last read of everything
         self._tasks: list[asyncio.Task[None]] = []
 
     @classmethod
@@ -90,7 +101,12 @@ class Hub:
 
     def subscribe(self, listener: Listener) -> None:
         self.listeners.add(listener)
-        self.rung.set()  # read at once for the newcomer
+        # Read at once for the newcomer: its match and its count.
+        if listener.match_id is not None:
+            self.rung_matches.add(listener.match_id)
+        if listener.user_id is not None:
+            self.new_users.add(listener.user_id)
+        self.rung.set()
         if not self._tasks:
             self.db.holders += 1
             loop = asyncio.get_running_loop()
@@ -98,6 +114,14 @@ class Hub:
 
     def unsubscribe(self, listener: Listener) -> None:
         self.listeners.discard(listener)
+
+    def ring_for(self, match_id: int | None) -> None:
+        """A ring for match `match_id` (None: for everything): the next read reads it."""
+        if match_id is None:
+            self.rung_all = True
+        else:
+            self.rung_matches.add(match_id)
+        self.rung.set()
 
     async def _doorbell(self) -> None:
         url = bell.redis_url()
@@ -114,7 +138,7 @@ class Hub:
             now = bell.file_mark(path)
             if now != mark:
                 mark = now
-                self.rung.set()
+                self.ring_for(None)  # the file says no match
 
     async def _redis_bell(self, url: str) -> None:
         import redis.asyncio as aioredis
@@ -124,13 +148,13 @@ class Hub:
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(bell.CHANNEL)
-                    self.rung.set()  # rings missed while away: read now
+                    self.ring_for(None)  # rings missed while away: read now
                     while self.listeners:
                         message = await pubsub.get_message(
                             ignore_subscribe_messages=True, timeout=1.0
                         )
                         if message is not None:
-                            self.rung.set()
+                            self.ring_for(_match_of(message.get("data")))
             except Exception:
                 log.warning("push: the Redis doorbell failed; retrying", exc_info=True)
                 await asyncio.sleep(1.0)
@@ -140,27 +164,41 @@ class Hub:
 
     async def _watch(self) -> None:
         try:
+            loop = asyncio.get_running_loop()
             while self.listeners:
                 self.rung.clear()
                 matches = {x.match_id for x in self.listeners if x.match_id is not None}
                 users = {x.user_id for x in self.listeners if x.user_id is not None}
                 watch = any(x.watch for x in self.listeners)
+                whole = self.rung_all or loop.time() - self.read_all_at >= SWEEP_SECONDS
+                rung, new_users = self.rung_matches, self.new_users
+                self.rung_all, self.rung_matches, self.new_users = False, set(), set()
                 try:
-                    found = await self.db.run(reads.read, matches, users, watch)
-                    self.versions, self.counts, self.watch = (
-                        found.versions,
-                        found.counts,
-                        found.watch,
-                    )
+                    if whole:
+                        started = loop.time()
+                        found = await self.db.run(reads.read, matches, users, watch)
+                        self.versions, self.counts = found.versions, found.counts
+                        self.read_all_at = started
+                    else:
+                        found = await self.db.run(
+                            reads.read_rung, rung, matches, users, new_users, watch
+                        )
+                        self.versions.update(found.versions)
+                        self.counts.update(found.counts)
+                    self.watch = found.watch
                 except Exception:
                     log.exception("push hub: reading the matches failed; retrying")
+                    self.rung_all = True
                     await asyncio.sleep(1.0)
                     continue
                 for listener in list(self.listeners):
                     if self._news(listener):
                         listener.wake.set()
+                # The next read of everything is due SWEEP_SECONDS after the last,
+                # however often the bell rings meanwhile.
+                due = self.read_all_at + SWEEP_SECONDS - loop.time()
                 with suppress(TimeoutError):
-                    await asyncio.wait_for(self.rung.wait(), SWEEP_SECONDS)
+                    await asyncio.wait_for(self.rung.wait(), max(due, 0.0))
         finally:
             for task in self._tasks:
                 if task is not asyncio.current_task():
@@ -205,6 +243,16 @@ class Hub:
         # One id for the lot, given with the last event (it is what the browser keeps).
         out[-1] = f"id: {told}\n{out[-1]}"
         return "\n".join(out).encode() + b"\n"
+
+
+def _match_of(data: object) -> int | None:
+    """The match id a Redis ring carries (bell.ring), or None (read everything)."""
+    if isinstance(data, bytes | str):
+        try:
+            return int(data)
+        except ValueError:
+            return None
+    return None
 
 
 def parse_told(value: str | None) -> tuple[str | None, int | None, str | None]:

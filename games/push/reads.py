@@ -18,7 +18,7 @@ from http.cookies import CookieError, SimpleCookie
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.db import connection
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
@@ -130,6 +130,25 @@ def move_counts(user_ids: set[int]) -> dict[int, int]:
     return counts
 
 
+def move_counts_in(user_ids: set[int], match_ids: set[int]) -> dict[int, int]:
+    """move_counts for those of `user_ids` who have a seat in one of `match_ids`, the
+    only counts a change to those matches can change; one query. The others are
+    left out (not 0: they are not read)."""
+    if not user_ids or not match_ids:
+        return {}
+    seated = Seat.objects.filter(
+        match_id__in=sorted(match_ids), user_id__in=sorted(user_ids)
+    ).values("user_id")
+    moving = selectors.seats_to_move(Seat.objects.filter(user_id__in=seated)).values("pk")
+    rows = (
+        Seat.objects.filter(user_id__in=seated)
+        .order_by()
+        .values_list("user_id")
+        .annotate(n=Count("pk", filter=Q(pk__in=moving)))
+    )
+    return {user_id: n for user_id, n in rows}
+
+
 def watch_rows() -> list[tuple[int, str, int]]:
     """What the watch page shows of each match it lists (games.selectors.watch_matches:
     public, running or paused, the longest-running first, at most LOBBY_LIMIT): its
@@ -163,5 +182,25 @@ def read(match_ids: set[int], user_ids: set[int], watch: bool = False) -> Read:
     return Read(
         match_versions(match_ids),
         move_counts(user_ids),
+        watch_version(watch_rows()) if watch else None,
+    )
+
+
+def read_rung(
+    rung: set[int],
+    match_ids: set[int],
+    user_ids: set[int],
+    new_users: set[int],
+    watch: bool = False,
+) -> Read:
+    """The part of `read` that the rings of the matches `rung` can have changed: the
+    versions of those of them listened to (`match_ids`), the counts of the listeners
+    (`user_ids`) seated in one of them, and those of `new_users` (pages just opened),
+    the watch page's version if anybody watches. The hub merges it into what it holds."""
+    counts = move_counts_in(user_ids - new_users, rung)
+    counts.update(move_counts(new_users & user_ids))
+    return Read(
+        match_versions(rung & match_ids),
+        counts,
         watch_version(watch_rows()) if watch else None,
     )
