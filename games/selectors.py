@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models import (
     BooleanField,
     Case,
@@ -224,11 +224,15 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
     if not 0 < match_id < 2**63:  # no such id: the ORM's range check, done by hand
         return None
     user_id = user.pk if user.is_authenticated else None
-    sql, count_params = _version_sql(signed_in=user_id is not None)
+    signed_in = user_id is not None
+    sql, count_params = _version_sql(signed_in=signed_in)
+    params = [*(user_id if p == _NOBODY else p for p in count_params), user_id, match_id]
     with connection.cursor() as cursor:
-        params = [user_id if p == _NOBODY else p for p in count_params]
-        cursor.execute(sql, [*params, user_id, match_id])
-        found = cursor.fetchone()
+        if connection.vendor == "postgresql":
+            found = _prepared_fetchone(cursor, ("version", signed_in), sql, params)
+        else:
+            cursor.execute(sql, params)
+            found = cursor.fetchone()
     if found is None:
         return None
     names = (
@@ -329,6 +333,56 @@ def _version_sql(*, signed_in: bool) -> tuple[str, tuple[Any, ...]]:
     )
     known = _version_sqls[(connection.vendor, signed_in)] = (sql, count_params)
     return known
+
+
+class _Prepared:
+    """The statements prepared on one PostgreSQL connection: kind -> name."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.names: dict[tuple[str, bool], str] = {}
+        self.made = 0
+
+
+def _prepared_fetchone(
+    cursor: Any, kind: tuple[str, bool], sql: str, params: list[Any]
+) -> tuple[Any, ...] | None:
+    """`sql`'s first row, run as a statement prepared on this connection.
+
+    PostgreSQL plans the version query anew each time it is sent (its counts'
+    subqueries: about two thirds of its cost to the database, on every view of
+    the page); prepared once per connection, it is planned once. The PREPARE
+    goes with the first EXECUTE in one round trip, so a request's query count is
+    the same either way. A PREPARE outlives a rolled-back transaction; a failed
+    first round leaves its name unused (the next tries under a new one), and a
+    statement no longer there (DEALLOCATE ALL by someone) is prepared again, at
+    once outside a transaction, else on the next call.
+    """
+    raw = connection.connection
+    state = getattr(connection, "_h3_prepared", None)
+    if state is None or state.raw is not raw:
+        state = _Prepared(raw)
+        connection._h3_prepared = state  # type: ignore[attr-defined]
+    args = "(" + ", ".join(["%s"] * len(params)) + ")" if params else ""
+    name = state.names.get(kind)
+    if name is not None:
+        try:
+            cursor.execute(f"EXECUTE {name}{args}", params)
+            return cast(tuple[Any, ...] | None, cursor.fetchone())
+        except DatabaseError:
+            state.names.pop(kind, None)
+            if connection.in_atomic_block:
+                raise  # the transaction is spoilt: no second try in it
+    state.made += 1
+    name = f"h3_{kind[0]}_{int(kind[1])}_{state.made}"
+    pieces = sql.split("%s")
+    assert len(pieces) == len(params) + 1, "one parameter for each placeholder"
+    numbered = pieces[0] + "".join(f"${i}{piece}" for i, piece in enumerate(pieces[1:], 1))
+    cursor.execute(f"PREPARE {name} AS {numbered}; EXECUTE {name}{args}", params)
+    cursor.nextset()
+    found = cast(tuple[Any, ...] | None, cursor.fetchone())
+    state.names[kind] = name
+    return found
 
 
 def _frame_counts_sql() -> tuple[str, tuple[Any, ...]]:
