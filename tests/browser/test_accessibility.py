@@ -9,6 +9,9 @@ end screen and its replay. Each page checked is photographed on the way
 
 One live server and one browser; the matches of a game are made once and every view
 of them is checked in its four looks (two widths, two themes) before the next game's.
+A page is opened once for each width, in the light theme, and read; then the theme
+switch (the site's own, which changes the theme in place) turns it dark, and it is
+read again once its colours have stopped changing.
 """
 
 from __future__ import annotations
@@ -82,12 +85,28 @@ def axe_violations(page: Page, only: dict[str, Any]) -> list[str]:
     ]
 
 
-class Looks:
-    """The browser pages of one width and one theme: a visitor's and a player's, each
-    with the theme chosen before any page of the site is opened."""
+# The theme switch's own path: its select set and its change sent (the switch may sit
+# in a closed menu on a phone, where a click could not reach it). Then the styles are
+# worked out again, so that the transitions the new colours start are running before
+# the page is asked whether anything still moves.
+TO_THEME = """theme => {
+  const select = document.querySelector('#theme-switch');
+  if (select) {
+    select.value = theme;
+    select.dispatchEvent(new Event('change'));
+  } else {
+    document.documentElement.dataset.theme = theme;
+  }
+  getComputedStyle(document.body).color;
+}"""
 
-    def __init__(self, browser: Browser, base: str, device: str, theme: str) -> None:
-        self.browser, self.base, self.device, self.theme = browser, base, device, theme
+
+class Looks:
+    """The browser pages of one width: a visitor's and a player's, each opened in the
+    light theme (chosen before any page of the site is opened) and then turned dark."""
+
+    def __init__(self, browser: Browser, base: str, device: str) -> None:
+        self.browser, self.base, self.device = browser, base, device
         self.pages: dict[str, Page] = {}
         self.errors: list[str] = []  # the script errors of its pages, until read
 
@@ -95,7 +114,7 @@ class Looks:
         key = user.username if user is not None else ""
         if key not in self.pages:
             context = self.browser.new_context(viewport=VIEWPORTS[self.device])
-            context.add_init_script(f"localStorage.setItem('h3-theme', '{self.theme}')")
+            context.add_init_script(f"localStorage.setItem('h3-theme', '{THEMES[0]}')")
             if user is not None:
                 client = Client()
                 client.force_login(user)
@@ -113,7 +132,7 @@ class Looks:
 
 @contextmanager
 def every_look(browser: Browser, base: str) -> Iterator[list[Looks]]:
-    looks = [Looks(browser, base, d, t) for d in VIEWPORTS for t in THEMES]
+    looks = [Looks(browser, base, d) for d in VIEWPORTS]
     try:
         yield looks
     finally:
@@ -131,13 +150,13 @@ def check(
     status: int = 200,
 ) -> list[str]:
     """Open the page as `user` (a visitor for None), let its board settle, do `then`
-    (open the planner), photograph it and read it with axe: its violations, named."""
+    (open the planner), then in each theme photograph it and read it with axe: its
+    violations, named."""
     page = look.page(user)
     response = page.goto(look.base + path)
     assert response is not None and response.status == status, (
         f"{name}: {response and response.status}"
     )
-    expect(page.locator("html")).to_have_attribute("data-theme", look.theme)
     if page.locator("#board-wrap svg.board").count():
         settle_board(page)
     # What a reader may unfold (a legend, the orders as JSON) is read unfolded too.
@@ -146,15 +165,20 @@ def check(
     )
     if then is not None:
         then(page)
-    page.wait_for_function(STILL, timeout=10_000, polling=100)
-    shot = f"a11y-{name}-{look.device}-{look.theme}"
-    page.evaluate("() => window.scrollTo(0, 0)")  # the bar at the top, not half way down
-    page.screenshot(path=str(folder / f"{shot}.png"), full_page=True)
-    only = WCAG_AA if look.theme == "light" else COLOURS
-    found = [f"{shot}: {v}" for v in axe_violations(page, only)]
-    found += [f"{shot}: script error: {e}" for e in look.errors]
-    found += [f"{shot}: a legend's icon {icon}" for icon in page.evaluate(BIG_ICONS)]
-    look.errors.clear()
+    found: list[str] = []
+    for theme in THEMES:
+        if theme != THEMES[0]:
+            page.evaluate(TO_THEME, theme)
+        expect(page.locator("html")).to_have_attribute("data-theme", theme)
+        page.wait_for_function(STILL, timeout=10_000, polling=100)
+        shot = f"a11y-{name}-{look.device}-{theme}"
+        page.evaluate("() => window.scrollTo(0, 0)")  # the bar at the top, not half way down
+        page.screenshot(path=str(folder / f"{shot}.png"), full_page=True)
+        only = WCAG_AA if theme == "light" else COLOURS
+        found += [f"{shot}: {v}" for v in axe_violations(page, only)]
+        found += [f"{shot}: script error: {e}" for e in look.errors]
+        found += [f"{shot}: a legend's icon {icon}" for icon in page.evaluate(BIG_ICONS)]
+        look.errors.clear()
     return found
 
 
