@@ -297,6 +297,54 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
     )
 
 
+def match_seats(match: Match) -> list[Seat]:
+    """The match's seats in order, each with its user (as
+    `Seat.objects.filter(match=match).select_related("user")` gives them), in one
+    query written once per database: the ORM takes longer to write that query than
+    the database to answer it, on every first view of a page after a turn and on
+    every poll that brings one."""
+    sql = _seats_sqls.get(connection.vendor)
+    if sql is None:
+        seat_t, user_t = Seat._meta.db_table, User._meta.db_table
+        quote = connection.ops.quote_name
+        columns = [f"s.{quote(str(f.column))}" for f in Seat._meta.concrete_fields]
+        columns += [f"u.{quote(str(f.column))}" for f in User._meta.concrete_fields]
+        sql = _seats_sqls[connection.vendor] = (
+            f"SELECT {', '.join(columns)} FROM {seat_t} s"
+            f" LEFT JOIN {user_t} u ON u.id = s.user_id"
+            f" WHERE s.match_id = %s ORDER BY s.number"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match.pk])
+        rows = cursor.fetchall()
+    width = len(Seat._meta.concrete_fields)
+    seats = []
+    for row in rows:
+        seat = _from_row(Seat, row[:width])
+        # The seat's user, or None (a bot's or a free seat): no query when read.
+        user = _from_row(User, row[width:]) if seat.user_id is not None else None
+        seat._state.fields_cache["user"] = user
+        seat._state.fields_cache["match"] = match
+        seats.append(seat)
+    return seats
+
+
+_seats_sqls: dict[str, str] = {}
+
+
+def _from_row(model: Any, row: tuple[Any, ...]) -> Any:
+    """An instance of `model` from its concrete fields' values as the database gave
+    them, converted as the ORM converts them."""
+    fields = model._meta.concrete_fields
+    values = []
+    for f, value in zip(fields, row, strict=True):
+        col = f.get_col(model._meta.db_table)
+        for convert in connection.ops.get_db_converters(col) + f.get_db_converters(connection):
+            value = convert(value, col, connection)
+        values.append(value)
+    return model.from_db(connection.alias, [f.attname for f in fields], values)
+
+
 def _page_fields() -> list[Any]:
     """The match's columns a page reads (all but the replay's two, as big as the
     state): the version query brings them along, as they came from the database."""

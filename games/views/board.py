@@ -63,7 +63,7 @@ def viewer_of(
 
 def seats_of(match: Match, user_id: int | None) -> tuple[list[Seat], Seat | None]:
     """The match's seats and user `user_id`'s among them (None: a spectator), one query."""
-    seats = list(Seat.objects.filter(match=match).select_related("user"))
+    seats = selectors.match_seats(match)
     seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
     return seats, seat
 
@@ -315,7 +315,9 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
         response: HttpResponse = HttpResponseNotModified()
         response["Cache-Control"] = "no-store"
         return response
-    match, seats, seat = viewer_of(request, match_id, viewer)
+    # The match came with the version (the same moment of it), its seats with one query.
+    match = version.page_match()
+    seats, seat = seats_of(match, viewer.pk)
     if not selectors.can_watch(match, viewer, seat, seat_known=True):
         raise PermissionDenied("This match is private to its players.")
     # The badge's count came with the version (no query of its own).
