@@ -332,10 +332,11 @@ def match_seats(match: Match) -> list[Seat]:
 _seats_sqls: dict[str, str] = {}
 
 
-def _from_row(model: Any, row: tuple[Any, ...]) -> Any:
-    """An instance of `model` from its concrete fields' values as the database gave
-    them, converted as the ORM converts them."""
-    fields = model._meta.concrete_fields
+def _from_row(model: Any, row: tuple[Any, ...], fields: Any = None) -> Any:
+    """An instance of `model` from the values of `fields` (all its concrete ones
+    unless told; the others deferred) as the database gave them, converted as the
+    ORM converts them."""
+    fields = model._meta.concrete_fields if fields is None else fields
     values = []
     for f, value in zip(fields, row, strict=True):
         col = f.get_col(model._meta.db_table)
@@ -343,6 +344,35 @@ def _from_row(model: Any, row: tuple[Any, ...]) -> Any:
             value = convert(value, col, connection)
         values.append(value)
     return model.from_db(connection.alias, [f.attname for f in fields], values)
+
+
+_HISTORY_FIELDS = ("id", "turn_number", "step", "seat", "events", "turn_ms")
+_history_sqls: dict[str, str] = {}
+
+
+def _history_rows(match: Match, hidden: int | None, first: int, count: int) -> list[Resolution]:
+    """Every resolution (each step) of `count` played turns, newest first from the
+    `first`-th, but the `hidden` one (a turn still being played), oldest first, with
+    the fields the history reads: one query, written once per database."""
+    sql = _history_sqls.get(connection.vendor)
+    if sql is None:
+        quote = connection.ops.quote_name
+        columns = ", ".join(f"r.{quote(name)}" for name in _HISTORY_FIELDS)
+        table = Resolution._meta.db_table
+        sql = _history_sqls[connection.vendor] = (
+            f"SELECT {columns} FROM {table} r WHERE r.match_id = %s AND r.turn_number IN"
+            f" (SELECT DISTINCT p.turn_number FROM {table} p"
+            f"  WHERE p.match_id = %s AND p.turn_number <> %s"
+            f"  ORDER BY p.turn_number DESC LIMIT %s OFFSET %s)"
+            f" ORDER BY r.turn_number, r.step"
+        )
+    # No turn is numbered -1: nothing is left out.
+    params = [match.pk, match.pk, -1 if hidden is None else hidden, count, first]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    fields = [Resolution._meta.get_field(name) for name in _HISTORY_FIELDS]
+    return [_from_row(Resolution, row, fields) for row in rows]
 
 
 def _page_fields() -> list[Any]:
@@ -531,20 +561,7 @@ def match_page(
     over = bool(view["over"])
     reader = history.reader_for(match.ruleset, match.state, viewer, over=over)
     first = (page.history_page - 1) * HISTORY_PAGE_TURNS
-    played = Resolution.objects.filter(match=match)
-    hidden = reader.hidden_turn
-    if hidden is not None:
-        played = played.exclude(turn_number=hidden)
-    numbers = (
-        played.order_by("-turn_number")
-        .values("turn_number")
-        .distinct()[first : first + HISTORY_PAGE_TURNS + 1]
-    )
-    recent = list(
-        Resolution.objects.filter(match=match, turn_number__in=Subquery(numbers))
-        .order_by("turn_number", "step")
-        .only("turn_number", "step", "seat", "events", "turn_ms")
-    )
+    recent = _history_rows(match, reader.hidden_turn, first, HISTORY_PAGE_TURNS + 1)
     turns = history.entries(recent, reader)[::-1]
     page.history_more = len(turns) > HISTORY_PAGE_TURNS
     page.recent_turns = [_history_turn(t, match.ruleset) for t in turns[:HISTORY_PAGE_TURNS]]
