@@ -296,3 +296,42 @@ def test_a_first_view_after_a_resolved_turn_makes_few_queries(match, people):
     with CaptureQueriesContext(connection) as queries:
         Client().get(url(match))
     assert len(queries) == 1
+
+
+def test_a_page_shown_again_is_a_304_only_while_it_is_that_viewers_same_page(match, people):
+    alice, bob, carol = (client_for(people[name]) for name in ("alice", "bob", "carol"))
+    for client in (alice, bob, carol):
+        client.get(url(match))  # the CSRF cookie, which the tag covers, is set
+    first = alice.get(url(match))
+    tag = first["ETag"]
+    assert first.status_code == 200 and tag and "no-cache" in first["Cache-Control"]
+    # The same viewer asking about the page held: no body, the version read all the same.
+    with CaptureQueriesContext(connection) as queries:
+        again = alice.get(url(match), HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304 and again.content == b"" and len(queries) == 1
+    # Gzip weakens the tag; the weak form is the same page.
+    assert alice.get(url(match), HTTP_IF_NONE_MATCH=f"W/{tag}").status_code == 304
+    # Another viewer holding Alice's tag (another seat's player, a spectator) gets their
+    # own page, never a 304 for hers.
+    for other in (bob, carol):
+        page = other.get(url(match), HTTP_IF_NONE_MATCH=tag)
+        assert page.status_code == 200 and page["ETag"] != tag
+    assert bob.get(url(match))["ETag"] != carol.get(url(match))["ETag"]
+    # A turn played: the page held is stale, and Alice gets the new one.
+    services.orders_submit(match_id=match.pk, user=people["alice"], turn=0, actions=[])
+    services.turn_resolve(match_id=match.pk, number=0)
+    after = alice.get(url(match), HTTP_IF_NONE_MATCH=tag)
+    assert after.status_code == 200 and after["ETag"] != tag
+    assert 'name="turn"' not in after.content.decode()
+
+
+def test_a_page_with_a_flash_message_is_never_a_304(match, people):
+    client = client_for(people["alice"])
+    tag = client.get(url(match))["ETag"]
+    posted = client.post(
+        reverse("games:match-orders", args=[match.pk]), {"turn": 0, "actions_json": "[]"}
+    )
+    assert posted.status_code == 302
+    page = client.get(url(match), HTTP_IF_NONE_MATCH=tag)
+    assert page.status_code == 200 and "Orders accepted" in page.content.decode()
+    assert not page.has_header("ETag")
