@@ -48,8 +48,7 @@ def without_csrf(content: bytes) -> bytes:
     return _CSRF_VALUE.sub(rb"\g<1>" + CSRF_SLOT + rb"\g<2>", content)
 
 
-def parts_key(request: HttpRequest, frame: Frame) -> str:
-    """The key of this viewer's parts: a digest of everything they show."""
+def _parts_key(request: HttpRequest, frame: Frame) -> str:
     viewer = frame.viewer
     shown = (
         viewer.pk,
@@ -66,7 +65,7 @@ def parts_key(request: HttpRequest, frame: Frame) -> str:
 def parts(request: HttpRequest, frame: Frame) -> dict[str, bytes]:
     """This viewer's parts of the frame, each with its CSRF tokens as slots: kept
     under everything they show, else rendered (the templates of base.html)."""
-    key = parts_key(request, frame)
+    key = _parts_key(request, frame)
     memo = caches["pages"]
     try:
         hit = memo.get(key)

@@ -10,19 +10,12 @@ import logging
 import time
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import BaseCache, caches
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponse,
-    HttpResponseNotModified,
-    JsonResponse,
-)
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
@@ -172,13 +165,10 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     # The frame's counts came with the version: this page's frame costs no query.
     shown = Frame(request, viewer=viewer, moves=version.moves, challenges=version.challenges)
     key = _page_key(request, version, viewer)
-    etag = _etag(request, key, shown) if key is not None else None
-    if etag is not None and etag in _if_none_match(request):
-        return _validated(HttpResponseNotModified(), etag)
     if key is not None:
         cached = _page_from_cache(key)
         if cached is not None:
-            return _validated(HttpResponse(frame.fill(request, cached, shown)), etag)
+            return HttpResponse(frame.fill(request, cached, shown))
     # The match comes with the version (one read: the page shows the moment it is
     # stored under), its seats with one query.
     match = version.page_match()
@@ -196,35 +186,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         return refused(request, engine_refusal(error))
     if key is not None and same:
         _page_to_cache(key, content)
-        return _validated(HttpResponse(frame.fill(request, content, shown)), etag)
     return HttpResponse(frame.fill(request, content, shown))
-
-
-# A browser that shows the page again (a reload, a return to the tab) asks whether
-# what it holds is still the page: the version was read all the same (the database
-# says), and an answer of 304 costs neither the page's bytes nor filling them in.
-# The tag is a digest of the page's key (the viewer's seat and user, the version,
-# the minute, the query), the viewer's parts (their name, counts and path) and the
-# CSRF cookie (a new secret after a login makes the held page's tokens stale): any
-# difference in what the page would show is a different tag.
-def _etag(request: HttpRequest, key: str, shown: Frame) -> str:
-    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
-    said = f"{key}\n{frame.parts_key(request, shown)}\n{csrf}"
-    return '"' + hashlib.sha256(said.encode()).hexdigest()[:32] + '"'
-
-
-def _if_none_match(request: HttpRequest) -> set[str]:
-    """The tags the request holds, strong or weak (the gzip middleware weakens ours)."""
-    raw = request.headers.get("If-None-Match", "")
-    return {tag.strip().removeprefix("W/") for tag in raw.split(",") if tag.strip()}
-
-
-def _validated(response: HttpResponse, etag: str | None) -> HttpResponse:
-    """The answer with its tag, to be asked about before it is shown again."""
-    if etag is not None:
-        response["ETag"] = etag
-        response["Cache-Control"] = "private, no-cache"
-    return response
 
 
 @login_required
