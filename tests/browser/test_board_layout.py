@@ -177,6 +177,9 @@ def test_no_cell_of_a_helium3_board_is_covered_while_planning_a_shield_or_watchi
             "() => document.querySelector('#player.playing')", timeout=60_000, polling=20
         )
         assert_board_uncovered(page, (size, "a turn playing"))
+        # Seen while it plays; the rest of the movie is skipped (inside the page, as
+        # the board allows), and the player's move comes after it.
+        settle_board(page)
         expect(page.locator("#panel")).to_contain_text("your move", timeout=60_000)
         match.refresh_from_db()
         page.context.close()
