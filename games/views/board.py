@@ -323,7 +323,7 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
     # The badge's count came with the version (no query of its own).
     shown = Frame(request, viewer=viewer, moves=version.moves, challenges=version.challenges)
     try:
-        response = _poll_answer(request, match, seats, seat, shown)
+        response = _poll_answer(request, match, seats, seat, shown, version)
     except engine.EngineError as error:
         # A stored state the engine will not read: the page keeps what it shows and
         # asks again; the log has the reason.
@@ -335,9 +335,15 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _poll_answer(
-    request: HttpRequest, match: Match, seats: list[Seat], seat: Seat | None, shown: Frame
+    request: HttpRequest,
+    match: Match,
+    seats: list[Seat],
+    seat: Seat | None,
+    shown: Frame,
+    version: selectors.PageVersion,
 ) -> HttpResponse:
-    page = selectors.match_page(match, seat, seats=seats)
+    # The current turn came with the version, of the same moment as the match.
+    page = selectors.match_page(match, seat, seats=seats, version=version)
     context = {"page": page, "match": match, "seat": seat, **board_context(page)}
     context.update(frame=shown, your_move=shown)
     context.update(orders_context(page))
