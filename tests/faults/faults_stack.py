@@ -6,9 +6,12 @@ subprocesses against them, each in its own process group so SIGKILL takes all of
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import http.client
+import json
 import os
+import select
 import shutil
 import signal
 import socket
@@ -30,6 +33,8 @@ IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 DB_NAME = "helium3_faults"
 # The queues of the site's workers (turns, emails): the stack sets no CELERY_QUEUE.
 SITE_QUEUES = ("celery", "email")
+# FAULTS_FRESH_PYTHONS=1: each process a Python started anew, not forked by the launcher.
+FRESH_PYTHONS = os.environ.get("FAULTS_FRESH_PYTHONS", "").strip() in ("1", "true", "yes")
 # A fixed CSRF secret: the cookie and the form field carry it, as Django accepts.
 CSRF_SECRET = "faultsfaultsfaultsfaultsfaults12"
 
@@ -206,17 +211,101 @@ class Redis:
 # --- the site's processes ----------------------------------------------------------
 
 
+class Forked:
+    """A process the launcher forked (faults_launcher.py), told apart by its pidfd:
+    the few calls of subprocess.Popen the tests make (it is not this process's child)."""
+
+    def __init__(self, pid: int, pidfd: int) -> None:
+        self.pid = pid
+        self.pidfd = pidfd
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None and select.select([self.pidfd], [], [], 0)[0]:
+            self.returncode = -1  # ended; the launcher has its status
+            os.close(self.pidfd)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            if not select.select([self.pidfd], [], [], timeout)[0]:
+                raise subprocess.TimeoutExpired(str(self.pid), timeout or 0)
+            self.poll()
+        assert self.returncode is not None
+        return self.returncode
+
+
+class Launcher:
+    """This process's fork server (faults_launcher.py): it has imported the libraries
+    the site's processes import, so that starting one costs a fork instead of a
+    Python's start and those imports. Started on first use; it quits with us."""
+
+    _running: Launcher | None = None
+
+    def __init__(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="helium3-faults-launcher-"))
+        self.path = str(self.root / "socket")
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": os.environ.get("HOME", str(self.root)),
+            "LANG": "C.UTF-8",
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.log = self.root / "launcher.log"
+        with open(self.log, "ab") as out:
+            self.popen = subprocess.Popen(
+                [sys.executable, str(Path(__file__).with_name("faults_launcher.py")), self.path],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        wait_until(self._up, 60, "the fault tests' launcher to start", step=0.02)
+
+    def _up(self) -> bool:
+        if self.popen.poll() is not None:
+            raise AssertionError(f"the launcher exited:\n{self.log.read_text(errors='replace')}")
+        return "ready" in self.log.read_text(errors="replace")
+
+    @classmethod
+    def get(cls) -> Launcher:
+        if cls._running is None or cls._running.popen.poll() is not None:
+            cls._running = cls()
+            atexit.register(cls._running.close)
+        return cls._running
+
+    def start(self, args: list[str], env: dict[str, str], log: Path) -> Forked:
+        assert args[0] == sys.executable, args
+        request = {"argv": args[1:], "env": env, "cwd": str(ROOT), "log": str(log)}
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(30)
+            sock.connect(self.path)
+            sock.sendall(json.dumps(request).encode() + b"\n")
+            message, fds, _flags, _address = socket.recv_fds(sock, 4096, 1)
+        assert len(fds) == 1, (message, fds)
+        return Forked(int(json.loads(message)["pid"]), fds[0])
+
+    def close(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self.popen.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=10)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
 class Proc:
-    """A subprocess in its own process group, its output in a log file."""
+    """A process of the site in its own process group, its output in a log file; forked
+    by the launcher (a Python started as `args` would be, in every way the tests see)."""
 
     def __init__(self, name: str, args: list[str], env: dict[str, str], log: Path) -> None:
         self.name = name
         self.log = log
-        with open(log, "ab") as out:
-            self.popen = subprocess.Popen(
-                args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
+        self.popen: subprocess.Popen[bytes] | Forked
+        if FRESH_PYTHONS:
+            with open(log, "ab") as out:
+                self.popen = subprocess.Popen(
+                    args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )  # fmt: skip
+        else:
+            self.popen = Launcher.get().start(args, env, log)
         self.pid = self.popen.pid
         # Until it is up: what says it is (Stack.wait_ready), then None.
         self.ready: Callable[[], bool] | None = None
