@@ -72,6 +72,36 @@ class TurnChain:
     # Fields of the match changed and not saved yet (turn_begin; the chain saves them).
     unsaved: set[str] = field(default_factory=set)
     ring: bool = False  # the match's bell is to ring after the commit
+    # Rows of the chain's one-seat turns not inserted yet (turns, orders and
+    # resolutions, in the order made), inserted by `store` in one statement per
+    # table; the turns among them by number: claimed and resolved in memory (no
+    # other transaction sees them before the commit, the match's row is locked).
+    rows: list[Turn | Orders | Resolution] = field(default_factory=list)
+    turns: dict[int, Turn] = field(default_factory=dict)
+
+    def store(self) -> None:
+        """Insert the rows made so far (before anything reads them from the database:
+        a turn at once, the match's end, the commit)."""
+        for model in (Turn, Orders, Resolution):
+            made: list[Any] = [row for row in self.rows if type(row) is model]
+            if made:
+                model.objects.bulk_create(made)
+        self.rows.clear()
+        self.turns.clear()
+
+    def claim(self, number: int, was: str, to: str, **fields: Any) -> bool | None:
+        """A conditional update of turn `number` made in this chain and not inserted
+        yet, in memory: True if it was `was` (now `to`), False if not; None when the
+        turn is not one of those (the caller updates the row)."""
+        turn = self.turns.get(number)
+        if turn is None:
+            return None
+        if turn.status != was:
+            return False
+        turn.status = to
+        for name, value in fields.items():
+            setattr(turn, name, value)
+        return True
 
     def save_match(self, match: Match, also: list[str] | None = None) -> None:
         """Save what the chain's turns changed in the match (and `also`), once."""
@@ -143,14 +173,21 @@ def orders_accept(
     The caller holds the match row lock and has validated the orders. `step`: the
     step of a turn made of steps that these orders are for.
     """
-    claimed = Turn.objects.filter(match=match, number=number, status=Turn.Status.WAITING).update(
-        status=Turn.Status.ACCEPTED,
-        accepted_at=now,
-        missed=source == Orders.Source.CLOCK,
+    chain = chain_of(match)
+    accept = {"accepted_at": now, "missed": source == Orders.Source.CLOCK}
+    claimed = (
+        chain.claim(number, Turn.Status.WAITING, Turn.Status.ACCEPTED, **accept) if chain else None
     )
-    if claimed != 1:
+    if claimed is None:
+        claimed = (
+            Turn.objects.filter(match=match, number=number, status=Turn.Status.WAITING).update(
+                status=Turn.Status.ACCEPTED, **accept
+            )
+            == 1
+        )
+    if not claimed:
         raise Conflict("already_submitted", "Orders for this turn were already accepted.")
-    row = Orders.objects.create(
+    row = Orders(
         match=match,
         turn_number=number,
         seat=seat,
@@ -159,11 +196,14 @@ def orders_accept(
         source=source,
         submitted_by=user,
     )
-    chain = chain_of(match)
+    row_store(match, row)
     if chain is not None:
         chain.orders[number] = [row]
     queue_resolution(match.pk, number)
-    _ring(match)  # the pages watching it hear that the turn has its orders
+    # No ring here: the resolution queued rings when it commits, once for the turn
+    # (and the bots' after it), which is what the pages wait for; the state between
+    # (the orders in, the turn not resolved yet) reaches them with the push hub's
+    # sweep (games/push) if the resolution is late.
     return row
 
 
@@ -465,6 +505,16 @@ def turn_moved_on(state: dict[str, Any], number: int) -> bool:
     return bool(state["over"]) or int(state["turn"]) != number
 
 
+def row_store(match: Match, row: Turn | Orders | Resolution) -> None:
+    """Insert a row of `match`, or in its resolution's chain leave it to the chain's
+    one insert of its kind (TurnChain.store)."""
+    chain = chain_of(match)
+    if chain is None:
+        row.save(force_insert=True)
+    else:
+        chain.rows.append(row)
+
+
 def resolution_store(
     *,
     match: Match,
@@ -475,7 +525,7 @@ def resolution_store(
     applied: engine.Applied,
     fallback: dict[str, Any] | None,
 ) -> Resolution:
-    return Resolution.objects.create(
+    row = Resolution(
         match=match,
         turn_number=number,
         step=step,
@@ -486,6 +536,8 @@ def resolution_store(
         turn_ms=applied.turn_ms,
         fallback_error=fallback,
     )
+    row_store(match, row)
+    return row
 
 
 def _refusal(match: Match, orders: dict[str, Any]) -> ServiceError | None:
@@ -541,7 +593,7 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
     at_once = shape_of(match).simultaneous or len(awaited) > 1
     seat_number = AT_ONCE if at_once else awaited[0]
     deadline = now + timedelta(seconds=match.turn_seconds)
-    turn = Turn.objects.create(
+    turn = Turn(
         match=match,
         number=number,
         seat=seat_number,
@@ -549,11 +601,18 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
         deadline_at=deadline,
         warn_at=deadline - timedelta(seconds=match.turn_seconds / 4),
     )
+    chain = chain_of(match)
+    if chain is not None and not at_once:
+        chain.rows.append(turn)  # inserted with the chain's other rows
+        chain.turns[number] = turn
+    else:
+        if chain is not None:
+            chain.store()  # a turn at once reads its orders' rows and updates its own
+        turn.save(force_insert=True)
     deadline_queue_if_short(match=match, number=number, deadline=deadline)
     match.turn_number = number
     match.to_move = None if at_once else seat_number
     fields = ["turn_number", "to_move", *(also_save or [])]
-    chain = chain_of(match)
     if chain is not None:
         # The chain's resolution saves the match once, after its last turn: each
         # turn's state would be written only to be written over in the same
@@ -651,6 +710,9 @@ def match_finish(*, match: Match, now: datetime, also_save: list[str] | None = N
 
     state = match.state
     assert state is not None
+    chain = chain_of(match)
+    if chain is not None:
+        chain.store()  # the record and the ratings read the turns' rows
     match.status = Match.Status.FINISHED
     match.finished_at = now
     match.winners = list(state.get("winners", []))
@@ -668,7 +730,6 @@ def match_finish(*, match: Match, now: datetime, also_save: list[str] | None = N
         "record",
         *(also_save or []),
     ]
-    chain = chain_of(match)
     if chain is not None:
         chain.save_match(match, fields)  # with what the chain's turns changed
     else:
