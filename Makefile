@@ -26,29 +26,52 @@ venv: $(BIN)/python
 
 # ruff (lint and format), mypy (strict on the engine, django-stubs on the site), then every test:
 # the engine's (pure, no database), then the site's, each on TEST_PROCESSES processes
-# (pytest-xdist; each process has a test database, a Celery worker thread and a broker
-# queue of its own, so no test waits for another's). With DATABASE_URL and
+# (pytest-xdist; each process has a test database, a Celery worker thread and broker
+# queues of its own, so no test waits for another's). With DATABASE_URL and
 # CELERY_BROKER_URL set (CI) the site tests run on PostgreSQL and Redis. The fault tests
 # (tests/faults, marker `faults`) come after them, in a run of their own: they kill and
 # restart their own PostgreSQL, Redis, web and worker processes (docs/operations.md,
-# "Faults and bad input"); each process of the run has a private PostgreSQL and Redis,
-# and most of their time goes to starting Python processes again (workers, beat,
-# gunicorn: busy CPUs, so the stage runs alone). The browser tests (tests/browser) run
-# last, on BROWSER_PROCESSES processes: each one the system Chromium, a live server, a
-# database and a Celery worker of its own (they mostly wait for turns and animations).
+# "Faults and bad input"); each process of the run has a private PostgreSQL and Redis.
+# The browser tests (tests/browser) run last, on BROWSER_PROCESSES processes: each one
+# the system Chromium, a live server, a database and a Celery worker of its own.
 # `worksteal`: a process that runs out of tests takes some of the other's, so a few long
 # tests never leave one process waiting alone at the end.
+# With BROWSER_BESIDE=1 the browser tests (which mostly wait for pages, turns and
+# animations) start first and run beside all the rest, their output printed once they
+# end (BROWSER_LOG): their databases and queues have names of their own
+# (tests/browser/conftest.py, isolated_broker). Their timed tests (a turn within so many
+# seconds) have less room then on a busy machine, so it is not the default.
+BROWSER_BESIDE ?= 0
+BROWSER_LOG ?= ci-artifacts/browser-tests.log
+BROWSER_TESTS = PGOPTIONS="$(THROWAWAY_PG)" $(BIN)/pytest tests/browser -n $(BROWSER_PROCESSES) \
+	--dist worksteal --durations=20
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy engine
-	$(BIN)/mypy games helium3_site
-	$(BIN)/pytest tests/engine -n $(TEST_PROCESSES) --dist worksteal
-	PGOPTIONS="$(THROWAWAY_PG)" $(BIN)/pytest tests -m "not faults" --ignore=tests/browser \
-		--ignore=tests/engine -n $(TEST_PROCESSES) --dist worksteal --durations=20
-	$(BIN)/pytest tests/faults -m faults -n $(TEST_PROCESSES) --dist worksteal
-	PGOPTIONS="$(THROWAWAY_PG)" $(BIN)/pytest tests/browser -n $(BROWSER_PROCESSES) \
-		--dist worksteal --durations=20
+	@browser=; \
+	if [ "$(BROWSER_BESIDE)" = 1 ]; then \
+	  mkdir -p $(dir $(BROWSER_LOG)); \
+	  echo "browser tests: started beside the others, output in $(BROWSER_LOG) at the end"; \
+	  $(BROWSER_TESTS) >$(BROWSER_LOG) 2>&1 & browser=$$!; \
+	  trap 'kill $$browser 2>/dev/null' INT TERM; \
+	fi; \
+	others=0; \
+	{ set -x; \
+	  $(BIN)/mypy engine && \
+	  $(BIN)/mypy games helium3_site && \
+	  $(BIN)/pytest tests/engine -n $(TEST_PROCESSES) --dist worksteal && \
+	  PGOPTIONS="$(THROWAWAY_PG)" $(BIN)/pytest tests -m "not faults" --ignore=tests/browser \
+		--ignore=tests/engine -n $(TEST_PROCESSES) --dist worksteal --durations=20 && \
+	  $(BIN)/pytest tests/faults -m faults -n $(TEST_PROCESSES) --dist worksteal; \
+	} || others=$$?; \
+	{ set +x; } 2>/dev/null; \
+	if [ -n "$$browser" ]; then \
+	  wait $$browser && browsers=0 || browsers=$$?; \
+	  echo "----- browser tests ($(BROWSER_LOG)) -----"; cat $(BROWSER_LOG); \
+	  test $$others -eq 0 && test $$browsers -eq 0; \
+	else \
+	  test $$others -eq 0 && { set -x; $(BROWSER_TESTS); }; \
+	fi
 
 lint: venv
 	$(BIN)/ruff check .

@@ -34,6 +34,22 @@ SCREENSHOTS = Path(__file__).resolve().parent.parent.parent / "ci-artifacts" / "
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """The browser tests' databases have names of their own (test_<name>_gw0_browser):
+    `make test BROWSER_BESIDE=1` runs them beside the site and fault tests, whose
+    processes are named gw0, gw1 too. The queues are the run's own already
+    (isolated_broker)."""
+    from django.conf import settings
+
+    for db in settings.DATABASES.values():
+        test = db.setdefault("TEST", {})
+        name = test.get("NAME")
+        if db["ENGINE"] == "django.db.backends.sqlite3" and (not name or name == ":memory:"):
+            continue  # in memory: nothing shared
+        test["NAME"] = f"{name or 'test_' + db['NAME']}_browser"
+
+
 @pytest.fixture(autouse=True, scope="module")
 def sync_orm_beside_playwright() -> Iterator[None]:
     """Playwright's sync API keeps an event loop in the test's thread, which Django

@@ -42,8 +42,14 @@ def test_rulesets() -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def isolated_broker(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> None:
+def isolated_broker(
+    tmp_path_factory: pytest.TempPathFactory, worker_id: str, testrun_uid: str
+) -> None:
     """Keep this session's messages away from a running `make run` and other sessions.
+    On Redis each process has queues of its own, named by the run (pytest-xdist's
+    id, shared by the run's processes) and the process: two runs at once on the same
+    broker (`make test BROWSER_BESIDE=1` runs the browser tests beside the others) never take each
+    other's tasks.
 
     Other suites (tests/api, tests/browser) load this fixture too, and pytest makes
     one instance per suite: only the first may move the queue, or producers that
@@ -67,7 +73,7 @@ def isolated_broker(tmp_path_factory: pytest.TempPathFactory, worker_id: str) ->
         )
         app.conf.broker_transport_options = options
     else:
-        queue = f"helium3-tests-{worker_id}"
+        queue = f"helium3-tests-{testrun_uid[:12]}-{worker_id}"
         app.conf.task_default_queue = queue
         app.conf.task_queues = {name: {"routing_key": name} for name in (queue, f"{queue}-email")}
         app.conf.task_routes = {"games.tasks.notification_send_task": {"queue": f"{queue}-email"}}
