@@ -245,10 +245,13 @@ def _ladder_match_create(
         LadderMatch.objects.create(
             match=match, game=game, round=number, index=index, created_at=now
         )
+        # In one order for every maker: two fills taking slots of the same bots then
+        # queue on the first, where in the draw's order each could hold a slot the
+        # other waits for (a deadlock instead of the loser's IntegrityError).
         LadderSlot.objects.bulk_create(
             [
                 LadderSlot(game=game, player=key, number=slot, match=match)
-                for key, slot in slots.items()
+                for key, slot in sorted(slots.items())
             ]
         )
         for seat_number, bot in zip(numbers, seated, strict=True):
