@@ -6,9 +6,11 @@ The race: the page's look at its poll after Send is answered before the bots hav
 played, but lands late, after the push channel told the page of the new turn; the
 page asked again meanwhile (that request waits behind the first, and was made for
 the poll element the first answer replaces). That second answer brings the turn,
-its movie and "your move". The test makes it happen at every turn it can: it holds
-the first answer until the bots have resolved the turn and the push has reached
-the page, then lets it through; the page's next request is answered as it comes.
+its movie and "your move". The test makes it happen at every turn: the worker is
+held before it resolves the turn (games.faults), so the first answer after Send
+always says the turn is not resolved; that answer is held, the worker let go, and
+once the bots have resolved the turn and the push has reached the page the answer
+goes through; the page's next request is answered as it comes.
 
 Every change of the page is recorded inside it as it happens (a MutationObserver,
 run after each task), with its time, so the order of "your move" and the movie's
@@ -18,6 +20,7 @@ its push channel (conftest.py's asgi_site), its bots on the test's worker."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -67,11 +70,14 @@ READY = """() => !!document.querySelector('#panel .your-move')
 
 class LateAnswers:
     """The page's poll requests, each answered as it comes, except after a Send: the
-    first answer that says the turn is not resolved yet is held until the bots have
-    resolved the turn and the push channel has told the page so."""
+    worker is held before it resolves the turn, the first answer (which says the turn
+    is not resolved yet) is held, then the worker let go, and the answer goes through
+    once the bots have resolved the turn and the push channel has told the page so."""
 
-    def __init__(self, page: Page, match_id: int) -> None:
-        self.page, self.match_id = page, match_id
+    STEP = "resolve_locked"
+
+    def __init__(self, page: Page, match_id: int, pauses: Path) -> None:
+        self.page, self.match_id, self.pauses = page, match_id, pauses
         self.armed = False
         self.stale: tuple[Route, Any] | None = None
         page.route(f"**/matches/{match_id}/poll/**", self._route)
@@ -93,27 +99,35 @@ class LateAnswers:
 
         return Match.objects.get(pk=self.match_id).turn_number
 
-    def provoke(self, sent_turn: int) -> bool:
-        """After a Send for `sent_turn`: whether the race was set up (a stale answer
-        held until the turn was resolved and pushed to the page)."""
-        end = time.monotonic() + 15
-        # Once the bots have played, no answer fetched after is stale (each fetch runs
-        # between these waits).
-        while self.stale is None and time.monotonic() < end and self.turn() <= sent_turn:
-            self.page.wait_for_timeout(20)
+    def arm(self) -> None:
+        """Before a Send: the next resolution pauses (the last one's files go: its
+        turn was resolved, so its worker has left the pause)."""
+        for name in (f"{self.STEP}.paused", f"{self.STEP}.release"):
+            (self.pauses / name).unlink(missing_ok=True)
+        self.armed = True
+
+    def provoke(self, sent_turn: int) -> None:
+        """After a Send for `sent_turn`: hold the page's first answer while the worker
+        is held, then let the worker resolve the turn, and the answer through once the
+        push has told the page of the turn."""
+        paused = self.pauses / f"{self.STEP}.paused"
+        try:
+            end = time.monotonic() + 30
+            while (self.stale is None or not paused.exists()) and time.monotonic() < end:
+                self.page.wait_for_timeout(20)
+            assert self.stale is not None, "no answer came after Send"
+            assert paused.exists(), "the worker never reached the turn"
+            assert self.turn() == sent_turn  # held: nothing resolved yet
+        finally:
+            (self.pauses / f"{self.STEP}.release").touch()
         told = f"() => window.pushed_.some(t => t > {sent_turn})"
-        while self.stale is not None and time.monotonic() < end:
-            if self.turn() > sent_turn and self.page.evaluate(told):
-                break
-            self.page.wait_for_timeout(20)
+        self.page.wait_for_function(told, timeout=30_000, polling=20)
+        assert self.turn() > sent_turn
         self.armed = False
         stale, self.stale = self.stale, None
-        if stale is None:
-            return False
         # The page has asked again on the push (its request waits behind this one).
         self.page.wait_for_timeout(100)
         stale[0].fulfill(response=stale[1])
-        return time.monotonic() < end
 
 
 def turns_told(told: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -156,7 +170,7 @@ def turns_told(told: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_your_move_comes_after_the_movie_however_the_answers_land(
-    asgi_site: str, celery_worker: Any, page: Page
+    asgi_site: str, celery_worker: Any, page: Page, settings: Any, tmp_path: Path
 ) -> None:
     from game_factories import UserFactory
 
@@ -170,7 +184,7 @@ def test_your_move_comes_after_the_movie_however_the_answers_land(
     match = services.match_create(
         creator=player, seat_count=4, turn_seconds=3600, bots=["fighter", "miner", "random"]
     )
-    late = LateAnswers(page, match.pk)
+    late = LateAnswers(page, match.pk, tmp_path)
     page.add_init_script(RECORD)
     page.goto(f"{asgi_site}/matches/{match.pk}/")
     # The movies are short: the race is between the answers, not the animation.
@@ -178,13 +192,16 @@ def test_your_move_comes_after_the_movie_however_the_answers_land(
     expect(page.get_by_text("your move").first).to_be_visible(timeout=30_000)
     page.wait_for_function("() => window.h3Push && window.h3Push.up === true", timeout=15_000)
 
-    raced = []
+    # From here on, a resolution stops at the step once after each arm(), until let go.
+    (tmp_path / f"{LateAnswers.STEP}.paused").touch()
+    settings.FAULT_DIR = str(tmp_path)
+    settings.FAULT_PAUSE_AT = LateAnswers.STEP
     for _ in range(TURNS):
         page.wait_for_function(READY, timeout=60_000, polling=50)
         sent_turn = late.turn()
-        late.armed = True
+        late.arm()
         page.locator("#bar-send").click()
-        raced.append(late.provoke(sent_turn))
+        late.provoke(sent_turn)
     page.wait_for_function(READY, timeout=60_000, polling=50)
 
     turns = turns_told(page.evaluate("() => window.told_"))
@@ -195,12 +212,9 @@ def test_your_move_comes_after_the_movie_however_the_answers_land(
     # From the movie's start to "your move" (negative: said before the movie).
     gaps = [round(turn["your_move"] - turn["start"]) for turn in turns]
     print(
-        f"your move after the movie's start, {TURNS} turns ({sum(raced)} raced): "
-        f"min {min(gaps)} ms, max {max(gaps)} ms; each {gaps}, raced {raced}"
+        f"your move after the movie's start, {TURNS} turns, each raced: "
+        f"min {min(gaps)} ms, max {max(gaps)} ms; each {gaps}"
     )
-    # The race was set up at many turns (a turn the bots resolved before the first
-    # look after Send left has nothing to hold back): most of them here.
-    assert sum(raced) >= 3, (raced, turns)
     for turn in turns:
         # "Your move", the title and the badge come once the movie has played.
         assert turn["your_move"] >= turn["end"], (turn, gaps)
