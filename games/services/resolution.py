@@ -10,7 +10,7 @@ import functools
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import CharField, Func, QuerySet, Value
@@ -62,20 +62,22 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
             return None
         fault_point("resolve_locked")
         now = timezone.now()
-        if not _claim(match, number, now):
+        claim = _claim(match, number, now)
+        if claim is None:
             log.info("turn %s of match %s: another delivery got there first", number, match_id)
             return None
         fault_point("resolve_claimed")
         # Registered before turn_begin's callbacks, so it runs first after the commit.
         fault_point_on_commit("resolve_committed")
         with turns_chained(match.pk) as chain:
-            resolution = _resolve_claimed(match, number, now)
+            resolution = _resolve_claimed(match, number, now, claim)
             fault_point("resolve_next_turn")
             played = 1
             while chain.accepted and played < CHAIN_MAX and match.status == Match.Status.RUNNING:
                 following, now = chain.accepted.pop(0), timezone.now()
-                if _claim(match, following, now):
-                    _resolve_claimed(match, following, now)
+                claim = _claim(match, following, now)
+                if claim is not None:
+                    _resolve_claimed(match, following, now, claim)
                     played += 1
             chain.store()
             chain.save_match(match)
@@ -113,23 +115,66 @@ def _commit_without_waiting_for_the_disk(matches: QuerySet[Match]) -> QuerySet[M
     return matches.annotate(commit_without_waiting=local)
 
 
-def _claim(match: Match, number: int, now: datetime) -> bool:
-    """ACCEPTED -> RESOLVED, a conditional update: True for the one caller that got it.
-    (A turn begun in this resolution's chain is claimed in memory, TurnChain.claim.)"""
+class Claim(NamedTuple):
+    """A turn claimed by this resolution, with what the claim read of it: its orders
+    rows (step, seat order) and its row's seat, or None for what it did not read."""
+
+    orders: list[Orders] | None = None
+    seat: int | None = None
+
+
+def _claim(match: Match, number: int, now: datetime) -> Claim | None:
+    """ACCEPTED -> RESOLVED, a conditional update: a Claim for the one caller that got
+    it, None for any other. (A turn begun in this resolution's chain is claimed in
+    memory, TurnChain.claim.) On PostgreSQL the same statement reads the turn's
+    orders and its seat, which the resolution reads next."""
     chain = chain_of(match)
     if chain is not None:
         claimed_here = chain.claim(
             number, Turn.Status.ACCEPTED, Turn.Status.RESOLVED, resolved_at=now
         )
         if claimed_here is not None:
-            return claimed_here
+            return Claim() if claimed_here else None
+    if connection.vendor == "postgresql":
+        return _claim_reading_orders(match, number, now)
     claimed = Turn.objects.filter(match=match, number=number, status=Turn.Status.ACCEPTED).update(
         status=Turn.Status.RESOLVED, resolved_at=now
     )
-    return claimed == 1
+    return Claim() if claimed == 1 else None
 
 
-def _resolve_claimed(match: Match, number: int, now: datetime) -> Resolution:
+def _claim_reading_orders(match: Match, number: int, now: datetime) -> Claim | None:
+    """_claim's conditional update and the read of the turn's orders in one statement
+    (a data-modifying WITH): no row when the turn was not ACCEPTED; else one per
+    orders row, each with the turn's seat (one with no orders row if it has none).
+
+    The orders read is the statement's snapshot, taken after the match's row lock
+    was granted: whatever accepted the turn held that lock and committed its orders
+    with the turn's status, so they are all in it (and if none were seen, the
+    resolution reads them again)."""
+    rows = list(Orders.objects.raw(_claim_sql(), [Turn.Status.RESOLVED, now, match.pk, number,
+                                                  Turn.Status.ACCEPTED, match.pk, number]))  # fmt: skip
+    if not rows:
+        return None
+    seat = int(rows[0].claimed_seat)  # type: ignore[attr-defined]  # the column it adds
+    orders = [row for row in rows if row.pk is not None]
+    return Claim(orders=orders or None, seat=seat)
+
+
+@functools.cache
+def _claim_sql() -> str:
+    turn, orders = Turn._meta, Orders._meta
+    columns = ", ".join(f'o."{field.column}"' for field in orders.concrete_fields)
+    return (
+        f'WITH claimed AS (UPDATE "{turn.db_table}" SET "status" = %s, "resolved_at" = %s'
+        f' WHERE "match_id" = %s AND "number" = %s AND "status" = %s RETURNING "seat")'
+        f' SELECT {columns}, claimed."seat" AS "claimed_seat" FROM claimed'
+        f' LEFT JOIN "{orders.db_table}" o ON o."match_id" = %s AND o."turn_number" = %s'
+        ' ORDER BY o."step", o."seat"'
+    )
+
+
+def _resolve_claimed(match: Match, number: int, now: datetime, claim: Claim) -> Resolution:
     """Apply a claimed turn's orders, store the resolution and begin the next turn."""
     chain = chain_of(match)
     given = chain.orders.pop(number, None) if chain is not None else None
@@ -138,10 +183,16 @@ def _resolve_claimed(match: Match, number: int, now: datetime) -> Resolution:
         # orders, the row just stored; no turn at once is accepted that way.
         rows, at_once = given, False
     else:
-        rows = list(Orders.objects.filter(match=match, turn_number=number).order_by("step", "seat"))
+        if claim.orders is not None:
+            rows = claim.orders
+        else:
+            rows = list(
+                Orders.objects.filter(match=match, turn_number=number).order_by("step", "seat")
+            )
         shape = shape_of(match)
         at_once = len({row.seat for row in rows}) > 1 or (
-            (shape.simultaneous or shape.setup) and _turn_seat(match, number) == AT_ONCE
+            (shape.simultaneous or shape.setup)
+            and (_turn_seat(match, number) if claim.seat is None else claim.seat) == AT_ONCE
         )
     if at_once:
         resolution = _resolve_at_once(match=match, number=number, rows=rows)
