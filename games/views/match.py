@@ -137,16 +137,17 @@ def _page_cache() -> BaseCache:
     return caches["pages"]
 
 
-def _page_from_cache(key: str) -> bytes | None:
+def _page_from_cache(key: str) -> frame.Pieces | None:
+    """The page kept under `key`, cut at its slots (frame.cut), or None."""
     try:
         hit = _page_cache().get(key)
     except Exception:  # a cache that is down is a miss, never an error page
         log.warning("match page cache unavailable", exc_info=True)
         return None
-    return hit if isinstance(hit, bytes) else None
+    return hit if isinstance(hit, tuple) else None
 
 
-def _page_to_cache(key: str, content: bytes) -> None:
+def _page_to_cache(key: str, content: frame.Pieces) -> None:
     try:
         _page_cache().set(key, content, PAGE_CACHE_SECONDS)
     except Exception:
@@ -180,7 +181,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     # A seat's stand-in changed between the two reads: drawn as it is now, not stored.
     same = (seat.standin_bot if seat is not None else None) == version.standin
     try:
-        content = _render(request, match, seat, None, seats, version)
+        content = frame.cut(_render(request, match, seat, None, seats, version))
     except EngineError as error:  # a state the engine will not read: a 409, not a 500
         log.exception("match %s: page refused by the engine", match_id)
         return refused(request, engine_refusal(error))
