@@ -3,12 +3,14 @@
 A page opens one EventSource to /push/?match=<id>&last=<version> (the match it
 shows, the version it shows; a page of no match names none and hears only its
 viewer's "your move" count; the watch page adds watch=1 for its list). The hub of
-the process (one per event loop, the design of games/api/stream_asgi.py) reads, in
-one query for all its pages, the versions of the matches they show at least every
-SWEEP_SECONDS, and when the doorbell rings (games/push/bell.py) what the ring can
-have changed: the version of the match it names and the counts of its players
-among the listeners (a ring that names no match, the file bell's, reads all); it
-wakes the pages whose version changed.
+the process (one per event loop, the design of games/api/stream_asgi.py) reads,
+when the doorbell rings (games/push/bell.py), what the ring can have changed: the
+version of the match it names and the counts of its players (a read whose size
+follows the rings, not the pages); and every SWEEP_SECONDS it sweeps: the versions
+of every match its pages show and every listener's count, SWEEP_CHUNK of each a
+query, a ring's read going before the sweep's next part (a ring that names no
+match, the file bell's, begins a sweep). It wakes only the pages of what a read
+names that were not told it yet.
 
 Events (each `id:` is "<match version>|<your move count>", and "|<watch version>"
 after it on a watching page, so a reconnecting EventSource's Last-Event-ID says
@@ -43,6 +45,9 @@ PUSH_PATH = "/push/"
 # Without a ring the hub still reads every SWEEP_SECONDS: a lost ring, or a change
 # made where no bell rings, reaches the pages within it.
 SWEEP_SECONDS = float(os.environ.get("PUSH_SWEEP_SECONDS", "2.0"))
+# The sweep reads this many matches (and listeners' counts) at a time; a ring waits
+# at most for one such part, however many pages the process has.
+SWEEP_CHUNK = 250
 KEEPALIVE_SECONDS = 15.0
 # What a browser waits before reconnecting a dropped channel.
 RETRY_MS = 1000
@@ -77,18 +82,28 @@ class Hub:
     def __init__(self) -> None:
         self.db = DbThreads(DB_THREADS)
         self.listeners: set[Listener] = set()
+        # The listeners by the match they show and by their viewer: a read wakes only
+        # the pages of what it found changed, and no read walks every page.
+        self.by_match: dict[int, set[Listener]] = {}
+        self.by_user: dict[int, set[Listener]] = {}
+        self.watchers: set[Listener] = set()  # the watch page's
         self.versions: dict[int, tuple[str, int]] = {}
         self.counts: dict[int, int] = {}
         self.watch: str | None = None
         self.rung = asyncio.Event()
         # What the rings since the last read named: the matches (a Redis ring carries
         # its match's id), the users of pages just opened, or everything (a file ring,
-        # a ring without an id, the bell's reconnection). A read reads only what
-        # these can have changed; every SWEEP_SECONDS it reads everything.
+        # a ring without an id, the bell's reconnection). A ring's read reads only
+        # what these can have changed, and goes before the sweep's next part.
         self.rung_matches: set[int] = set()
         self.new_users: set[int] = set()
         self.rung_all = True
-        self.read_all_at = -math.inf  # the loop's time of the last read of everything
+        # The sweep: every SWEEP_SECONDS, every listened match and listener's count,
+        # read SWEEP_CHUNK of each at a time, a ring's read between two parts.
+        self.sweep_matches: list[int] = []
+        self.sweep_users: list[int] = []
+        self.sweeping = False
+        self.read_all_at = -math.inf  # the loop's time the last sweep began
         self._tasks: list[asyncio.Task[None]] = []
 
     @classmethod
@@ -103,9 +118,13 @@ class Hub:
         self.listeners.add(listener)
         # Read at once for the newcomer: its match and its count.
         if listener.match_id is not None:
+            self.by_match.setdefault(listener.match_id, set()).add(listener)
             self.rung_matches.add(listener.match_id)
         if listener.user_id is not None:
+            self.by_user.setdefault(listener.user_id, set()).add(listener)
             self.new_users.add(listener.user_id)
+        if listener.watch:
+            self.watchers.add(listener)
         self.rung.set()
         if not self._tasks:
             self.db.holders += 1
@@ -113,7 +132,14 @@ class Hub:
             self._tasks = [loop.create_task(self._watch()), loop.create_task(self._doorbell())]
 
     def unsubscribe(self, listener: Listener) -> None:
+        if listener not in self.listeners:
+            return
         self.listeners.discard(listener)
+        if listener.match_id is not None and _drop(self.by_match, listener.match_id, listener):
+            self.versions.pop(listener.match_id, None)
+        if listener.user_id is not None and _drop(self.by_user, listener.user_id, listener):
+            self.counts.pop(listener.user_id, None)
+        self.watchers.discard(listener)
 
     def ring_for(self, match_id: int | None) -> None:
         """A ring for match `match_id` (None: for everything): the next read reads it."""
@@ -163,39 +189,41 @@ class Hub:
                     await client.aclose()
 
     async def _watch(self) -> None:
+        """Reads one at a time (so a later read's answer is never overwritten by an
+        earlier one's): what the rings named first, then the sweep's next part."""
         try:
             loop = asyncio.get_running_loop()
             while self.listeners:
                 self.rung.clear()
-                matches = {x.match_id for x in self.listeners if x.match_id is not None}
-                users = {x.user_id for x in self.listeners if x.user_id is not None}
-                watch = any(x.watch for x in self.listeners)
-                whole = self.rung_all or loop.time() - self.read_all_at >= SWEEP_SECONDS
-                rung, new_users = self.rung_matches, self.new_users
-                self.rung_all, self.rung_matches, self.new_users = False, set(), set()
+                if self.rung_all or (
+                    not self.sweeping and loop.time() - self.read_all_at >= SWEEP_SECONDS
+                ):
+                    # A sweep under way when everything rang goes on where it is and
+                    # then reads again what it read before the ring (each match is
+                    # read after the ring, and rings that keep coming starve no part).
+                    self.rung_all = False
+                    self.sweeping = True
+                    self.read_all_at = loop.time()
+                    self.sweep_matches = _after_ring(self.sweep_matches, self.by_match)
+                    self.sweep_users = _after_ring(self.sweep_users, self.by_user)
+                    # What rang is read by the sweep's parts.
+                    self.rung_matches.clear()
+                    self.new_users.clear()
                 try:
-                    if whole:
-                        started = loop.time()
-                        found = await self.db.run(reads.read, matches, users, watch)
-                        self.versions, self.counts = found.versions, found.counts
-                        self.read_all_at = started
-                    else:
-                        found = await self.db.run(
-                            reads.read_rung, rung, matches, users, new_users, watch
-                        )
-                        self.versions.update(found.versions)
-                        self.counts.update(found.counts)
-                    self.watch = found.watch
+                    if self.rung_matches or self.new_users:
+                        await self._read_rung()
+                    if self.sweeping:
+                        await self._sweep_part()
                 except Exception:
                     log.exception("push hub: reading the matches failed; retrying")
                     self.rung_all = True
                     await asyncio.sleep(1.0)
                     continue
-                for listener in list(self.listeners):
-                    if self._news(listener):
-                        listener.wake.set()
-                # The next read of everything is due SWEEP_SECONDS after the last,
-                # however often the bell rings meanwhile.
+                if self.sweeping or self.rung_all or self.rung_matches or self.new_users:
+                    await asyncio.sleep(0)  # the pages woken write their events first
+                    continue
+                # The next sweep is due SWEEP_SECONDS after the last began, however
+                # often the bell rings meanwhile.
                 due = self.read_all_at + SWEEP_SECONDS - loop.time()
                 with suppress(TimeoutError):
                     await asyncio.wait_for(self.rung.wait(), max(due, 0.0))
@@ -207,16 +235,50 @@ class Hub:
             self.db.holders -= 1
             self.db.stop_if_idle()
 
-    def _news(self, listener: Listener) -> bool:
-        if listener.match_id is not None:
-            found = self.versions.get(listener.match_id)
-            if found is not None and found[0] != listener.told_match:
-                return True
-        if listener.user_id is not None:
-            count = self.counts.get(listener.user_id)
-            if count is not None and count != listener.told_count:
-                return True
-        return listener.watch and self.watch is not None and self.watch != listener.told_watch
+    async def _read_rung(self) -> None:
+        rung, new_users = self.rung_matches, self.new_users
+        self.rung_matches, self.new_users = set(), set()
+        found = await self.db.run(
+            reads.read_rung,
+            {m for m in rung if m in self.by_match},
+            rung,
+            {u for u in new_users if u in self.by_user},
+            bool(self.watchers),
+        )
+        self._take(found)
+
+    async def _sweep_part(self) -> None:
+        matches = self.sweep_matches[:SWEEP_CHUNK]
+        users = self.sweep_users[:SWEEP_CHUNK]
+        del self.sweep_matches[:SWEEP_CHUNK], self.sweep_users[:SWEEP_CHUNK]
+        self.sweeping = bool(self.sweep_matches or self.sweep_users)
+        found = await self.db.run(
+            reads.read,
+            {m for m in matches if m in self.by_match},
+            {u for u in users if u in self.by_user},
+            bool(self.watchers) and not self.sweeping,  # the list once a sweep
+        )
+        self._take(found)
+
+    def _take(self, found: reads.Read) -> None:
+        """Keeps what `found` says of the pages still open and wakes those of them
+        not told it yet (only the pages of the matches and viewers it names)."""
+        woken: list[Listener] = []
+        for match_id, version in found.versions.items():
+            pages = self.by_match.get(match_id)
+            if pages is not None:
+                self.versions[match_id] = version
+                woken += (x for x in pages if x.told_match != version[0])
+        for user_id, count in found.counts.items():
+            pages = self.by_user.get(user_id)
+            if pages is not None:
+                self.counts[user_id] = count
+                woken += (x for x in pages if x.told_count != count)
+        if found.watch is not None:
+            self.watch = found.watch
+            woken += (x for x in self.watchers if x.told_watch != found.watch)
+        for listener in woken:
+            listener.wake.set()
 
     def events(self, listener: Listener) -> bytes:
         """What `listener` has not been told yet, as SSE lines; marks it told."""
@@ -243,6 +305,26 @@ class Hub:
         # One id for the lot, given with the last event (it is what the browser keeps).
         out[-1] = f"id: {told}\n{out[-1]}"
         return "\n".join(out).encode() + b"\n"
+
+
+def _after_ring(left: list[int], index: dict[int, set[Listener]]) -> list[int]:
+    """A sweep's keys to read after a ring for everything: what the sweep under way
+    has `left`, then every other key of `index` (all of them when none is left)."""
+    keys = [k for k in left if k in index]
+    seen = set(keys)
+    return keys + [k for k in sorted(index) if k not in seen]
+
+
+def _drop(index: dict[int, set[Listener]], key: int, listener: Listener) -> bool:
+    """Takes `listener` out of `index`; True when it was the last under `key`."""
+    pages = index.get(key)
+    if pages is None:
+        return False
+    pages.discard(listener)
+    if pages:
+        return False
+    del index[key]
+    return True
 
 
 def _match_of(data: object) -> int | None:

@@ -11,14 +11,15 @@ shows anybody: which public matches are being played, their status and turn numb
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from http.cookies import CookieError, SimpleCookie
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.db import connection
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
@@ -112,6 +113,42 @@ def match_versions(match_ids: set[int]) -> dict[int, tuple[str, int]]:
     }
 
 
+# The count queries are written by the ORM once per database and size, ids left as
+# marks (the ORM took about 4 ms of CPU to write one, several times what the
+# database takes to answer it, and a ring's read makes one): _prepared.
+_MARK = -(2**40)
+_PREPARED: dict[tuple[str, str, int], tuple[str, tuple[Any, ...]]] = {}
+
+
+def _prepared(name: str, build: Callable[[list[int]], QuerySet[Any]], ids: set[int]) -> list[Any]:
+    """The rows of `build(ids)`: its SQL written for a list of marks as long as
+    `ids` rounded up to a power of two (the last id repeated to fill it: an IN list
+    means the same with an id twice), then run with the ids in the marks' places."""
+    given = sorted(ids)
+    size = 1 << (len(given) - 1).bit_length()
+    key = (name, connection.vendor, size)
+    found = _PREPARED.get(key)
+    if found is None:
+        sql, params = build([_MARK - i for i in range(size)]).query.sql_with_params()
+        found = _PREPARED[key] = (sql, tuple(params))
+    sql, params = found
+    given += [given[-1]] * (size - len(given))
+    args = [given[_MARK - p] if type(p) is int and _MARK - size < p <= _MARK else p for p in params]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, args)
+        rows: list[Any] = cursor.fetchall()
+    return rows
+
+
+def _move_counts_query(user_ids: list[int]) -> QuerySet[Any]:
+    return (
+        selectors.seats_to_move(Seat.objects.filter(user_id__in=user_ids))
+        .order_by()
+        .values_list("user_id")
+        .annotate(n=Count("pk"))
+    )
+
+
 def move_counts(user_ids: set[int]) -> dict[int, int]:
     """Each signed-in listener's "your move" count, in one query for them all (a
     query per listener made each read of a process with a thousand pages a thousand
@@ -119,34 +156,29 @@ def move_counts(user_ids: set[int]) -> dict[int, int]:
     tests/push/test_push_counts.py holds the two to the same answers."""
     if not user_ids:
         return {}
-    rows = (
-        selectors.seats_to_move(Seat.objects.filter(user_id__in=sorted(user_ids)))
-        .order_by()
-        .values_list("user_id")
-        .annotate(n=Count("pk"))
-    )
     counts = dict.fromkeys(user_ids, 0)
-    counts.update({user_id: n for user_id, n in rows})
+    counts.update(_prepared("move_counts", _move_counts_query, user_ids))
     return counts
 
 
-def move_counts_in(user_ids: set[int], match_ids: set[int]) -> dict[int, int]:
-    """move_counts for those of `user_ids` who have a seat in one of `match_ids`, the
-    only counts a change to those matches can change; one query. The others are
-    left out (not 0: they are not read)."""
-    if not user_ids or not match_ids:
-        return {}
-    seated = Seat.objects.filter(
-        match_id__in=sorted(match_ids), user_id__in=sorted(user_ids)
-    ).values("user_id")
+def _player_counts_query(match_ids: list[int]) -> QuerySet[Any]:
+    seated = Seat.objects.filter(match_id__in=match_ids, user__isnull=False).values("user_id")
     moving = selectors.seats_to_move(Seat.objects.filter(user_id__in=seated)).values("pk")
-    rows = (
+    return (
         Seat.objects.filter(user_id__in=seated)
         .order_by()
         .values_list("user_id")
         .annotate(n=Count("pk", filter=Q(pk__in=moving)))
     )
-    return {user_id: n for user_id, n in rows}
+
+
+def player_counts(match_ids: set[int]) -> dict[int, int]:
+    """move_counts for every person seated in one of `match_ids` (the only counts a
+    change to those matches can change), in one query whose size does not grow with
+    the process's pages: the hub keeps those of its listeners."""
+    if not match_ids:
+        return {}
+    return dict(_prepared("player_counts", _player_counts_query, match_ids))
 
 
 def watch_rows() -> list[tuple[int, str, int]]:
@@ -179,6 +211,8 @@ class Read:
 
 
 def read(match_ids: set[int], user_ids: set[int], watch: bool = False) -> Read:
+    """The versions of `match_ids` and the counts of `user_ids` (a part of the hub's
+    sweep), and the watch page's version when `watch`."""
     return Read(
         match_versions(match_ids),
         move_counts(user_ids),
@@ -187,20 +221,17 @@ def read(match_ids: set[int], user_ids: set[int], watch: bool = False) -> Read:
 
 
 def read_rung(
-    rung: set[int],
-    match_ids: set[int],
-    user_ids: set[int],
-    new_users: set[int],
-    watch: bool = False,
+    match_ids: set[int], rung: set[int], new_users: set[int], watch: bool = False
 ) -> Read:
-    """The part of `read` that the rings of the matches `rung` can have changed: the
-    versions of those of them listened to (`match_ids`), the counts of the listeners
-    (`user_ids`) seated in one of them, and those of `new_users` (pages just opened),
-    the watch page's version if anybody watches. The hub merges it into what it holds."""
-    counts = move_counts_in(user_ids - new_users, rung)
-    counts.update(move_counts(new_users & user_ids))
+    """What the rings of the matches `rung` can have changed: the versions of
+    `match_ids` (those of them listened to, and the matches of pages just opened),
+    the counts of their players (player_counts) and of `new_users` (the viewers of
+    pages just opened), the watch page's version if anybody watches. Its size
+    follows the rings, not the pages; the hub merges it into what it holds."""
+    counts = player_counts(rung)
+    counts.update(move_counts(new_users - counts.keys()))
     return Read(
-        match_versions(rung & match_ids),
+        match_versions(match_ids),
         counts,
         watch_version(watch_rows()) if watch else None,
     )

@@ -57,7 +57,7 @@ def test_every_listeners_count_is_read_in_one_query_and_is_the_badges() -> None:
 
 
 def test_a_ring_reads_only_the_counts_of_the_rung_matchs_players_in_one_query() -> None:
-    from games.push.reads import move_counts_in, read_rung
+    from games.push.reads import player_counts, read_rung
 
     alice, bob, carol, dave = (UserFactory(username=n) for n in ("alice", "bob", "carol", "dave"))
     # Alice and Bob play each other (Bob to move) and Alice has a match of bots'
@@ -69,15 +69,16 @@ def test_a_ring_reads_only_the_counts_of_the_rung_matchs_players_in_one_query() 
     listeners = {alice.pk, bob.pk, carol.pk, dave.pk}
 
     with CaptureQueriesContext(connection) as queries:
-        counts = move_counts_in(listeners, {duo.pk})
+        counts = player_counts({duo.pk})
 
     assert len(queries) == 1
     # Each a whole count, as move_counts has it (Alice's other match counts too).
     everything = move_counts(listeners)
     assert counts == {alice.pk: everything[alice.pk], bob.pk: everything[bob.pk]}
-    assert move_counts_in(listeners, set()) == {} and move_counts_in(set(), {duo.pk}) == {}
-    # A page just opened (Dave's) has its count read, whatever rang.
-    found = read_rung({elsewhere.pk}, {duo.pk, elsewhere.pk}, listeners, {dave.pk})
+    assert player_counts(set()) == {}
+    # A page just opened (Dave's) has its count read, whatever rang; only the
+    # listened matches' versions are read.
+    found = read_rung({elsewhere.pk}, {elsewhere.pk, 999_999}, {dave.pk})
     assert found.counts == {carol.pk: everything[carol.pk], dave.pk: 0}
     assert set(found.versions) == {elsewhere.pk}
     assert found.watch is None
