@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from browser_support import orders_accepted, sending_orders, settle_board, sign_in
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = [pytest.mark.worker, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,12 +21,15 @@ LAPTOP = {"width": 1280, "height": 900}
 ACCEPTED = "Orders accepted"
 
 # Recorded in the page from its first moment: each turn a movie shows (the caption's
-# turn as it is set), and each note of accepted orders as it is added, with where it
+# turn as it is set, or as a caption put in anew carries it), and each note of accepted orders as it is added, with where it
 # sits (a live region around it, a list with no role of its own as its parent).
 WATCH = """(() => {
   window.moviesShown = [];
   window.notesShown = [];
   new MutationObserver(records => {
+    const cap = document.querySelector('#caption');
+    if (cap && cap.dataset.turn !== undefined && !window.moviesShown.includes(+cap.dataset.turn))
+      window.moviesShown.push(+cap.dataset.turn);
     for (const r of records) {
       const t = r.target;
       if (r.type === 'attributes' && t.id === 'caption' && t.dataset.turn !== undefined
@@ -44,6 +48,18 @@ WATCH = """(() => {
     }
   }).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-turn']});
 })()"""
+
+
+# What the page shows and asked, for a failure's message: the panel, the caption, the
+# poll element's URL, and each poll request with its start and length (ms).
+PAGE_STATE = """() => ({
+  panel: (document.querySelector('#panel') || {}).innerText,
+  caption: (document.querySelector('#caption') || {}).outerHTML,
+  poll: (document.querySelector('#poll') || {}).outerHTML,
+  movies: window.moviesShown,
+  asked: performance.getEntriesByType('resource').filter(e => e.name.includes('/poll/'))
+    .map(e => [e.name.split('/poll/')[1], Math.round(e.startTime), Math.round(e.duration)]),
+})"""
 
 
 def log_in(page: Page, base: str, username: str) -> Any:
@@ -130,7 +146,10 @@ def test_send_keeps_the_page_and_the_turn_arrives_as_a_movie(
     orders_accepted(page)
 
     # The turn the orders were sent for plays as a movie on the same page.
-    page.wait_for_function("() => window.moviesShown.includes(0)", timeout=30_000)
+    try:
+        page.wait_for_function("() => window.moviesShown.includes(0)", timeout=30_000)
+    except PlaywrightTimeoutError:
+        pytest.fail(f"no movie of turn 0; the page: {page.evaluate(PAGE_STATE)}")
     settle_board(page)
     assert page.evaluate("() => window.sameDocument === true"), "the page was loaded again"
     assert not navigations, navigations
