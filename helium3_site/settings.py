@@ -212,7 +212,8 @@ else:
 # says. A page is keyed by its version, so no process can serve a stale one, and a
 # hit costs no round trip (about a third of a cached view's time through Redis).
 CACHES["pages"] = {
-    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    # LocMemCache without memcached's key check (helium3_site/pagecache.py).
+    "BACKEND": "helium3_site.pagecache.PageCache",
     "LOCATION": "match-pages",
     "TIMEOUT": 60,
     "OPTIONS": {"MAX_ENTRIES": env_int("PAGE_CACHE_ENTRIES", 500, minimum=1)},
