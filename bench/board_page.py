@@ -17,7 +17,9 @@ page cache) and of a quarter as many first views after a change (what a resolved
 turn makes stale emptied before each: the pages, the boards, the "seen" memo; the
 viewer's session stays remembered, as it does over a turn), and the queries one
 request of each kind makes, and those of a first view whose session is not
-remembered either (`cold_session_queries`). The query counts must
+remembered either (`cold_session_queries`); from turn 1 on, the same for the poll
+that brings a turn (a page of the turn before asking, as a first view after a
+change). The page's query counts must
 be the same at every point of a game: the script exits with status 1 if one grows
 with turns or robots. Then gunicorn (`--gunicorn-workers`) serves each game's
 four-seat match, at the last turn measured (80 unless --turns), to wrk, in rounds of `/healthz`
@@ -134,16 +136,30 @@ def _queries(
     return list(queries.captured_queries), response
 
 
-def measure(client: Any, url: str, requests: int) -> dict[str, Any]:
-    """A view of an unchanged page (warm: the page cache has it) and a first view
-    after a change (cold: the cache emptied before each request)."""
+def measure(client: Any, url: str, requests: int, turn: int = 0) -> dict[str, Any]:
+    """A view of an unchanged page (warm: the page cache has it), a first view after a
+    change (cold: the cache emptied before each request), and from turn 1 on the
+    poll that brings a turn (a page of the turn before asking, as cold)."""
     fresh_captured, _ = _queries(client, url, cold=True, sessions=True)
     cold_captured, _ = _queries(client, url, cold=True)
     captured, response = _queries(client, url, cold=False)
     times, cpu = _timed(client, url, requests, cold=False)
     cold_times, cold_cpu = _timed(client, url, max(1, requests // 4), cold=True)
     ms = 1000
+    poll: dict[str, Any] = {}
+    if turn > 0:
+        # What a page showing turn - 1 asks once the turn is resolved: its token is
+        # stale and the answer plays the turn as a movie.
+        poll_url = f"{url}poll/?v=stale&since={turn - 1}"
+        poll_captured, _ = _queries(client, poll_url, cold=True)
+        poll_times, poll_cpu = _timed(client, poll_url, max(1, requests // 4), cold=True)
+        poll = {
+            "poll_server_ms_median": round(statistics.median(poll_times) * ms, 3),
+            "poll_server_cpu_ms_median": round(statistics.median(poll_cpu) * ms, 3),
+            "poll_queries": len(poll_captured),
+        }
     return {
+        **poll,
         "server_ms_median": round(statistics.median(times) * ms, 3),
         # This thread's CPU only: what the page costs in Python, whatever else the
         # machine runs (the database's side is not in it).
@@ -339,7 +355,7 @@ def play_match(
         for role, client in clients.items():
             url = f"/matches/{match.pk}/"
             point = {"ruleset": ruleset, "seats": seats, "turn": match.turn_number, "viewer": role}
-            point.update(measure(client, url, args.requests))
+            point.update(measure(client, url, args.requests, match.turn_number))
             points.append(point)
     return match.pk, points
 
@@ -377,6 +393,17 @@ def summary(points: list[dict[str, Any]]) -> dict[str, Any]:
         "cold_server_ms_median_worst": max(p["cold_server_ms_median"] for p in points),
         "cold_server_cpu_ms_median_worst": max(p["cold_server_cpu_ms_median"] for p in points),
         "html_bytes_max": max(p["html_bytes"] for p in points),
+        # The poll that brings a turn (points after turn 0), the worst point's median.
+        "poll_server_cpu_ms_median_worst": max(
+            (p["poll_server_cpu_ms_median"] for p in points if "poll_queries" in p), default=None
+        ),
+        "poll_queries_by_viewer": {
+            role: max(
+                (p["poll_queries"] for p in points if p["viewer"] == role and "poll_queries" in p),
+                default=None,
+            )
+            for role in viewers
+        },
     }
 
 
