@@ -5,7 +5,10 @@ from django.apps import AppConfig
 from django.apps import apps as global_apps
 from django.apps.registry import Apps
 from django.conf import settings
+from django.core.signals import request_started
 from django.db.models.signals import post_migrate
+
+from helium3_site.dbhealth import quiet_checks
 
 
 def site_from_settings(*, apps: Apps = global_apps, using: str = "default", **kwargs: Any) -> None:
@@ -33,3 +36,6 @@ class GamesConfig(AppConfig):
         from games import viewers  # noqa: F401  (connects its logout receiver)
 
         post_migrate.connect(site_from_settings, sender=self, dispatch_uid="games.site")
+        # A request's kept database connection is checked without a round trip while
+        # its socket is quiet (after Django's own receiver, connected on import).
+        request_started.connect(quiet_checks, dispatch_uid="helium3_site.dbhealth")

@@ -2,13 +2,14 @@
 
 import functools
 import os
-import select
 from typing import Any
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun
 from celery.worker.consumer import Consumer
-from django.db import close_old_connections, connections
+from django.db import close_old_connections
+
+from helium3_site.dbhealth import quiet_checks
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "helium3_site.settings")
 
@@ -50,46 +51,10 @@ app.conf.CELERY_DB_REUSE_MAX = 2**62
 app.autodiscover_tasks()
 
 
-def quiet_socket_health_check(alias: str) -> bool:
-    """Pass Django's health check of an idle PostgreSQL connection without its
-    `SELECT 1` when the connection's socket has nothing to read. True if passed.
-
-    A server that stops, crashes or ends the session closes the socket or sends a
-    FATAL message first, either of which makes an idle connection's socket readable;
-    then (or for anything else on it, a notice) Django's own check runs as before.
-    Each task's check was a round trip to the database before the turn's first
-    statement, in the hop from a turn's acceptance to the worker's claim. A peer that
-    vanished without a word (a network cut) fails the `SELECT 1` no sooner than the
-    task's own first statement, so that case is no worse.
-    """
-    conn: Any = connections[alias]  # the stubs lack the health check's attributes
-    raw = conn.connection
-    if (
-        raw is None
-        or conn.vendor != "postgresql"
-        or not conn.health_check_enabled
-        or conn.health_check_done
-        or conn.in_atomic_block
-    ):
-        return False
-    from psycopg import pq  # the PostgreSQL backend's driver
-
-    try:
-        idle = raw.info.transaction_status == pq.TransactionStatus.IDLE
-        readable, _, _ = select.select([raw.pgconn.socket], [], [], 0)
-    except Exception:  # closed or broken: Django's check will say so
-        return False
-    if not idle or readable:
-        return False
-    conn.health_check_done = True
-    return True
-
-
 @task_prerun.connect(weak=False)
 def _connections_before_task(**kwargs: Any) -> None:
     close_old_connections()
-    for conn in connections.all(initialized_only=True):
-        quiet_socket_health_check(conn.alias)
+    quiet_checks()
 
 
 @task_postrun.connect(weak=False)

@@ -1,6 +1,7 @@
-"""The worker's database connection between tasks (helium3_site/celery.py): kept, and
-health-checked without a round trip while its socket is quiet, but checked by Django's
-`SELECT 1` (and replaced) once the server has ended the session."""
+"""A kept database connection between a worker's tasks (helium3_site/celery.py) and a
+web process's requests (helium3_site/dbhealth.py): kept, and health-checked without a
+round trip while its socket is quiet, but checked by Django's `SELECT 1` (and
+replaced) once the server has ended the session."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def backend_pid() -> int:
 
 
 def test_a_quiet_connection_passes_the_check_without_a_statement_and_is_kept() -> None:
-    from helium3_site.celery import quiet_socket_health_check
+    from helium3_site.dbhealth import quiet_socket_health_check
 
     pid = backend_pid()
     between_tasks()
@@ -40,7 +41,7 @@ def test_a_quiet_connection_passes_the_check_without_a_statement_and_is_kept() -
 
 
 def test_a_session_the_server_ended_is_checked_and_replaced() -> None:
-    from helium3_site.celery import quiet_socket_health_check
+    from helium3_site.dbhealth import quiet_socket_health_check
 
     pid = backend_pid()
     params = connection.get_connection_params()
@@ -60,10 +61,31 @@ def test_a_session_the_server_ended_is_checked_and_replaced() -> None:
 def test_a_connection_inside_a_transaction_is_left_to_django() -> None:
     from django.db import transaction
 
-    from helium3_site.celery import quiet_socket_health_check
+    from helium3_site.dbhealth import quiet_socket_health_check
 
     backend_pid()
     with transaction.atomic():
         between_tasks()
         assert quiet_socket_health_check("default") is False
         connection.health_check_done = True  # as Django leaves it in a transaction
+
+
+def test_a_request_checks_its_kept_connection_without_a_statement() -> None:
+    from django.core.signals import request_started
+
+    from helium3_site.dbhealth import quiet_checks
+
+    pid = backend_pid()
+    assert connection.health_check_enabled
+    # As a request starts: Django's receiver leaves the connection to be checked, and
+    # the site's (games.apps) passes the check while the socket is quiet.
+    request_started.send(sender=None)
+    assert connection.health_check_done
+    assert backend_pid() == pid
+    # Django's receiver alone would leave it to a SELECT 1 before the first statement.
+    request_started.disconnect(dispatch_uid="helium3_site.dbhealth")
+    try:
+        request_started.send(sender=None)
+        assert not connection.health_check_done
+    finally:
+        request_started.connect(quiet_checks, dispatch_uid="helium3_site.dbhealth")
