@@ -76,6 +76,8 @@ def test_a_request_checks_its_kept_connection_without_a_statement() -> None:
     from helium3_site.dbhealth import quiet_checks
 
     pid = backend_pid()
+    # Kept (a connection older than CONN_MAX_AGE is closed as a request starts).
+    connection.close_at = None
     assert connection.health_check_enabled
     # As a request starts: Django's receiver leaves the connection to be checked, and
     # the site's (games.apps) passes the check while the socket is quiet.
