@@ -72,22 +72,31 @@ def test_a_connection_inside_a_transaction_is_left_to_django() -> None:
 
 def test_a_request_checks_its_kept_connection_without_a_statement() -> None:
     from django.core.signals import request_started
+    from django.db import close_old_connections
 
     from helium3_site.dbhealth import quiet_checks
 
+    uid = "helium3_site.dbhealth"
+    # The receivers in a web process's order: Django's (connected as django.db is
+    # imported), then the site's (by games.apps). Django's test client disconnects
+    # and connects its own again at each request, which puts it last here.
+    assert request_started.disconnect(dispatch_uid=uid), "games.apps connects it"
+    request_started.disconnect(close_old_connections)
+    request_started.connect(close_old_connections)
+    request_started.connect(quiet_checks, dispatch_uid=uid)
     pid = backend_pid()
     # Kept (a connection older than CONN_MAX_AGE is closed as a request starts).
     connection.close_at = None
     assert connection.health_check_enabled
     # As a request starts: Django's receiver leaves the connection to be checked, and
-    # the site's (games.apps) passes the check while the socket is quiet.
+    # the site's passes the check while the socket is quiet.
     request_started.send(sender=None)
     assert connection.health_check_done
     assert backend_pid() == pid
     # Django's receiver alone would leave it to a SELECT 1 before the first statement.
-    request_started.disconnect(dispatch_uid="helium3_site.dbhealth")
+    request_started.disconnect(dispatch_uid=uid)
     try:
         request_started.send(sender=None)
         assert not connection.health_check_done
     finally:
-        request_started.connect(quiet_checks, dispatch_uid="helium3_site.dbhealth")
+        request_started.connect(quiet_checks, dispatch_uid=uid)
