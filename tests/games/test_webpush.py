@@ -302,12 +302,14 @@ def test_in_a_game_played_at_once_an_away_player_is_pushed_once_until_they_come_
     player, subscribed, push_service
 ):
     """Every Halite turn is every seat's: the email's rule, one reminder while away."""
+    # 20 x 20: on some 10 x 10 maps the grower bot takes all the player's ground in two
+    # turns, and the match ends before the turn the last push is for.
     match = services.match_create(
         creator=player,
         seat_count=2,
         turn_seconds=3600,
         ruleset="halite",
-        options={"width": 10, "height": 10},
+        options={"width": 20, "height": 20},
         bots=["grower"],
     )
 
