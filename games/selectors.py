@@ -262,29 +262,35 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
             value = timezone.make_aware(value, UTC)
         row[name] = value
     row["public"] = bool(row["public"])
-    match = Match(
-        pk=match_id,
-        status=row["status"],
-        turn_number=row["turn_number"],
-        public=row["public"],
-        created_by_id=row["created_by_id"],
-        created_at=row["created_at"],
-        ruleset=row["ruleset"],
+    # As the ORM makes a row's instance (Model.from_db: the fields not read are
+    # deferred, a read of one is a query), at a fraction of the cost of keywords.
+    alias = connection.alias
+    match = Match.from_db(
+        alias,
+        _VERSION_MATCH_FIELDS,
+        [match_id, *(row[name] for name in _VERSION_MATCH_FIELDS[1:])],
     )
     live = match.status in (Match.Status.RUNNING, Match.Status.PAUSED)
     turn_row = None
     if live and row["turn_id"] is not None:
-        turn_row = Turn(
-            pk=row["turn_id"],
-            match_id=match_id,
-            number=match.turn_number,
-            seat=row["turn_seat"],
-            status=row["turn_status"],
-            deadline_at=row["turn_deadline"],
+        turn_row = Turn.from_db(
+            alias,
+            _VERSION_TURN_FIELDS,
+            [
+                row["turn_id"],
+                match_id,
+                match.turn_number,
+                row["turn_seat"],
+                row["turn_status"],
+                row["turn_deadline"],
+            ],
         )
     seat = None
     if row["seat_number"] is not None:
-        seat = Seat(match_id=match_id, number=row["seat_number"], standin_bot=row["seat_standin"])
+        # No pk (the query does not read it): the seat's number and stand-in only.
+        seat = Seat.from_db(
+            alias, _VERSION_SEAT_FIELDS, [None, match_id, row["seat_number"], row["seat_standin"]]
+        )
     return PageVersion(
         match=match,
         turn=turn_row,
@@ -295,6 +301,20 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
         challenges=None if row["challenges"] is None else int(row["challenges"]),
         match_row=tuple(found[len(names) :]),
     )
+
+
+# The fields of the version's own instances (match_page_version), in the models' order.
+_VERSION_MATCH_FIELDS = [
+    "id",
+    "created_by_id",
+    "created_at",
+    "status",
+    "ruleset",
+    "turn_number",
+    "public",
+]
+_VERSION_TURN_FIELDS = ["id", "match_id", "number", "seat", "status", "deadline_at"]
+_VERSION_SEAT_FIELDS = ["id", "match_id", "number", "standin_bot"]
 
 
 def match_seats(match: Match) -> list[Seat]:
