@@ -180,8 +180,12 @@ def _sent_words(sent: dict[str, Any] | None) -> str:
     return "orders"
 
 
-def board_context(page: selectors.MatchPage) -> dict[str, Any]:
-    """The board page's part of the match page context (also the poll's fragment)."""
+def board_context(page: selectors.MatchPage, *, board: bool = True) -> dict[str, Any]:
+    """The board page's part of the match page context (also the poll's fragment).
+
+    `board=False`: an answer that does not show the board (a poll that plays the
+    turns since as a movie): the board is neither drawn nor looked up, nor the
+    hints on another seat's turn."""
     view = page.view
     context: dict[str, Any] = {
         "poll_token": page_token(page),
@@ -211,7 +215,15 @@ def board_context(page: selectors.MatchPage) -> dict[str, Any]:
     # turn is resolved: keep them for the turn (the hot page then renders no grid).
     # The seed tells this match from an earlier one that had the same id (a reset database).
     key = f"h3:board:{match.ruleset}:{match.pk}:{match.seed}:{view['turn']}:{view['clock_ms']}:{view['over']}:{viewer}"
+    context.update(destroyed=shown.lost(view), clock_text=clock_text(view["clock_ms"]))
+    if not board and not page.my_move:
+        return context
     cached = cache.get(key)
+    if cached is None and not board:
+        # The hints alone; the board is drawn (and both kept) by the first answer
+        # that shows it.
+        context["hints"] = _hints_or_none(shown, view, match.pk)
+        return context
     if cached is None:
         caption = f"{shown.place} at turn {view['turn']}, as {seat_label} sees it"
         # Only on the viewer's own turn: the state a player sees right after sending
@@ -219,11 +231,7 @@ def board_context(page: selectors.MatchPage) -> dict[str, Any]:
         hints = _hints_or_none(shown, view, match.pk)
         cached = (str(shown.board(view, caption=caption)), hints)
         cache.set(key, cached, BOARD_CACHE_SECONDS)
-    context.update(
-        board=mark_safe(cached[0]),  # noqa: S308 - the presentation's own escaped output
-        destroyed=shown.lost(view),
-        clock_text=clock_text(view["clock_ms"]),
-    )
+    context["board"] = mark_safe(cached[0])  # noqa: S308 - the presentation's own escaped output
     if page.my_move:
         context["hints"] = cached[1]
     return context
@@ -344,16 +352,18 @@ def _poll_answer(
 ) -> HttpResponse:
     # The current turn came with the version, of the same moment as the match.
     page = selectors.match_page(match, seat, seats=seats, version=version)
-    context = {"page": page, "match": match, "seat": seat, **board_context(page)}
-    context.update(frame=shown, your_move=shown)
-    context.update(orders_context(page))
     since = _int_param(request.GET.get("since"), -1, low=-1)
     upto = int(page.view["turn"]) if page.view is not None else 0
     if page.view is not None and page.view["over"]:
         # A match of steps may end within a turn (the arena's last robot destroyed):
         # that turn's steps are played too.
         upto += Resolution.objects.filter(match=match, turn_number=upto).exists()
-    if page.view is not None and 0 <= since < upto:
+    movie = page.view is not None and 0 <= since < upto
+    # A movie brings its own boards: the page's board is not sent with it.
+    context = {"page": page, "match": match, "seat": seat, **board_context(page, board=not movie)}
+    context.update(frame=shown, your_move=shown)
+    context.update(orders_context(page))
+    if movie:
         last = upto - 1
         first = max(since, last - MOVIE_MAX_TURNS + 1)
         seat_number = seat.number if seat is not None else None
