@@ -241,7 +241,10 @@ def match_orders(request: HttpRequest, match_id: int) -> HttpResponse:
                 "message": ORDERS_ACCEPTED,
                 "turn": form.cleaned_data["turn"],
                 # A step changes the board within its turn: the page asks for the board.
-                "steps": services.ruleset_has_steps(match.ruleset),
+                # A game of steps begins with its setup (turn 0, every seat's build),
+                # whose resolution plays as a movie as any other turn's.
+                "steps": services.ruleset_has_steps(match.ruleset)
+                and form.cleaned_data["turn"] > 0,
             }
         )
     # Tagged with its turn: the page's script takes it away once that turn is resolved.
