@@ -154,6 +154,8 @@ def test_send_keeps_the_page_and_the_turn_arrives_as_a_movie(
     assert page.evaluate("() => window.sameDocument === true"), "the page was loaded again"
     assert not navigations, navigations
     assert round(page.evaluate("() => window.scrollY")) == kept
+    # The height the page kept while the planner was away is let go once the turn played.
+    page.wait_for_function("() => document.documentElement.style.minHeight === ''")
     assert posts == [f"{live_server.url}/matches/{match.pk}/orders/"]
     # The note said the orders were in, in a live region that is not a list.
     notes = page.evaluate("() => window.notesShown")

@@ -331,14 +331,38 @@
     shown = null;
     caughtUp();
     news();
+    unpin("sent");
   }
   /* The board has shown the first turn the page had to catch up on (or there was
      none, or the poll failed): nothing hidden any more; the planner again once no
      movie plays (board.css hides it while the page is "watching"). */
   function caughtUp() {
     var root = document.documentElement;
-    if (!current && !queue.length) root.classList.remove("watching");
+    if (!current && !queue.length) { root.classList.remove("watching"); unpin("watch"); }
     root.classList.remove("catching-up");
+  }
+  /* The page keeps its height while a movie plays (the planner hides meanwhile) and
+     while orders just sent wait for their turn's movie (a planner sent may go away
+     until the next turn's comes): a page scrolled down to a long planner (the
+     arena's cards) stays where it was rather than being pulled up and left there. */
+  var pins = {}, pinTimer = null;
+  function pin(why, ms) {
+    var root = document.documentElement;
+    if (!Object.keys(pins).length) root.style.minHeight = root.scrollHeight + "px";
+    pins[why] = true;
+    if (why === "sent") { clearTimeout(pinTimer); pinTimer = setTimeout(function () { unpin("sent"); }, ms); }
+  }
+  function unpin(why) {
+    if (!pins[why]) return;
+    delete pins[why];
+    if (why === "sent") clearTimeout(pinTimer);
+    // The height is let go once the parts that came with the movie are drawn.
+    requestAnimationFrame(function () { if (!Object.keys(pins).length) document.documentElement.style.minHeight = ""; });
+  }
+  function watch() {
+    if (!hooks.watch) return;
+    pin("watch");
+    document.documentElement.classList.add("watching");
   }
   function news() {
     hooks.refresh();
@@ -370,7 +394,7 @@
     // they left; unless the game plays only the turns unseen, or its stage draws any
     // moment (it starts at the first turn unseen).
     if (hooks.unseenOnly) { turns = turns.slice(k0); k0 = 0; }
-    if (!restoring && hooks.watch) document.documentElement.classList.add("watching");
+    if (!restoring) watch();
     showBoard(wrap, tplStart.content.firstElementChild, hooks);
     var following = !!hooks.follow && !restoring && !!$("#panel"), cap = $("#caption"), skip = $("#skip");
     if (following && !shown) beginShow();
@@ -508,7 +532,7 @@
       // once. Until the answer is here (and its movie queued) the page says it is
       // catching up.
       page.dataset.catchingUp = "1";
-      if (hooks.watch) document.documentElement.classList.add("watching");
+      watch();
       var caught = function () { setTimeout(function () { delete page.dataset.catchingUp; }, 1500); };
       var asked = window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
       if (asked && asked.then) asked.then(caught, caught); else caught();
@@ -667,6 +691,9 @@
       }
       // The form stays until the poll brings the next one (its buttons off meanwhile);
       // a board script that plans on its own hears that its plan is gone.
+      // Until the turn's movie has played (or for a while, should it not come soon),
+      // the page keeps its height: a planner sent may go away meanwhile.
+      if (!data.steps) pin("sent", 15000);
       noteAccepted(data.message, data.turn);
       // The match no longer waits for this player: the badge and the tab title stop
       // counting it now (the turn's poll counts it again, if it is their move again,
