@@ -212,28 +212,35 @@ def board_context(page: selectors.MatchPage, *, board: bool = True) -> dict[str,
             context["hints"] = _hints_or_none(shown, view, match.pk)
         return context
     # The board and the hints change only with the state, which changes only when a
-    # turn is resolved: keep them for the turn (the hot page then renders no grid).
+    # turn is resolved: keep them for the turn (the hot page then renders no grid),
+    # each under a key of its own, so that an answer needs only what it shows: the
+    # hints only on the viewer's own turn (the state a player sees right after sending,
+    # or while the bots play, is another seat's turn, where no order of its fits), the
+    # board only in an answer that shows it. A poll that plays the turns since as a
+    # movie keeps the hints it works out for the page's next answer.
     # The seed tells this match from an earlier one that had the same id (a reset database).
-    key = f"h3:board:{match.ruleset}:{match.pk}:{match.seed}:{view['turn']}:{view['clock_ms']}:{view['over']}:{viewer}"
+    turn_key = f"{match.ruleset}:{match.pk}:{match.seed}:{view['turn']}:{view['clock_ms']}:{view['over']}:{viewer}"
+    board_key, hints_key = f"h3:board:{turn_key}", f"h3:hints:{turn_key}"
     context.update(destroyed=shown.lost(view), clock_text=clock_text(view["clock_ms"]))
-    if not board and not page.my_move:
+    wanted = ([board_key] if board else []) + ([hints_key] if page.my_move else [])
+    if not wanted:
         return context
-    cached = cache.get(key)
-    if cached is None and not board:
-        # The hints alone; the board is drawn (and both kept) by the first answer
-        # that shows it.
-        context["hints"] = _hints_or_none(shown, view, match.pk)
-        return context
-    if cached is None:
-        caption = f"{shown.place} at turn {view['turn']}, as {seat_label} sees it"
-        # Only on the viewer's own turn: the state a player sees right after sending
-        # (or while the bots play) is another seat's turn, where no order of its fits.
-        hints = _hints_or_none(shown, view, match.pk)
-        cached = (str(shown.board(view, caption=caption)), hints)
-        cache.set(key, cached, BOARD_CACHE_SECONDS)
-    context["board"] = mark_safe(cached[0])  # noqa: S308 - the presentation's own escaped output
+    kept = cache.get_many(wanted)
+    made: dict[str, Any] = {}
+    if board:
+        drawn = kept.get(board_key)
+        if not isinstance(drawn, str):
+            caption = f"{shown.place} at turn {view['turn']}, as {seat_label} sees it"
+            drawn = made[board_key] = str(shown.board(view, caption=caption))
+        context["board"] = mark_safe(drawn)  # noqa: S308 - the presentation's own escaped output
     if page.my_move:
-        context["hints"] = cached[1]
+        # Kept in a tuple: the hints may be None (no planner, or refused by the engine).
+        hints = kept.get(hints_key)
+        if not isinstance(hints, tuple):
+            hints = made[hints_key] = (_hints_or_none(shown, view, match.pk),)
+        context["hints"] = hints[0]
+    if made:
+        cache.set_many(made, BOARD_CACHE_SECONDS)
     return context
 
 

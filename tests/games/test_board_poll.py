@@ -86,6 +86,41 @@ def test_the_laser_hints_come_back_when_the_turn_does(laser_against_a_bot, playe
         assert set(hints["robots"]["1-5"]["laser"]) == {"N", "NE", "E", "SE", "S", "SW", "W", "NW"}
 
 
+def test_the_hints_are_worked_out_once_a_turn_and_never_on_another_seat_s(
+    laser_against_a_bot, player, monkeypatch
+):
+    from games.views import board
+
+    worked: list[int] = []
+    real = board._hints_or_none
+
+    def counted(*args: Any) -> Any:
+        worked.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(board, "_hints_or_none", counted)
+    cache.clear()
+    client = _strict(player)
+    # The bot's turn: no hints worked out.
+    sent = client.get(_url("match-poll", laser_against_a_bot), {"v": "sent", "since": "1"})
+    assert sent.status_code == 200
+    assert worked == []
+    drain(laser_against_a_bot, emails=False)
+    laser_against_a_bot.refresh_from_db()
+    assert laser_against_a_bot.state["to_move"] == 1
+    # The answer that plays the bot's turn as a movie works them out and keeps them.
+    movie = client.get(_url("match-poll", laser_against_a_bot), {"v": "stale", "since": "1"})
+    html = movie.content.decode()
+    assert 'id="movie' in html and _hints_in(html) is not None
+    assert len(worked) == 1
+    # The page and the poll that show the board afterwards take them as kept.
+    page = client.get(_url("match-detail", laser_against_a_bot)).content.decode()
+    again = client.get(_url("match-poll", laser_against_a_bot), {"v": "sent", "since": "2"})
+    assert _hints_in(page) == _hints_in(html) == _hints_in(again.content.decode())
+    assert '<svg class="board"' in page
+    assert len(worked) == 1
+
+
 def test_the_hints_endpoint_refuses_when_it_is_not_the_players_move(laser_against_a_bot, player):
     response = _strict(player).get(_url("match-hints", laser_against_a_bot))
     assert response.status_code == 409
