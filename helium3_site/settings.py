@@ -202,8 +202,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CACHE_URL = env.str("CACHE_URL", default="")
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        # Django's Redis backend with one client object kept (helium3_site/rediscache.py).
+        "default": {"BACKEND": "helium3_site.rediscache.RedisCache", "LOCATION": CACHE_URL}
     }
+    # A session is read from the shared cache, the database only on a miss: every
+    # signed-in POST read its row (and every page the viewer memo did not cover).
+    # A logout deletes both, for every process at once; so does anything that ends a
+    # session through Django (cycle_key, flush). Only a shared cache may hold them:
+    # with the per-process default a logout would leave the session alive in the
+    # other processes' memory.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 elif CACHE_URL in ("", "locmem://"):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
