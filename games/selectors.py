@@ -3,6 +3,7 @@ sees engine.view / engine.events_view output for that player's seat."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -196,14 +197,7 @@ class PageVersion:
         """The match as `Match.objects.defer(*PAGE_DEFERRED)` reads it, from the
         version's own row: the page needs no query of its own for it, and shows the
         same moment of the match as the version it is stored under."""
-        fields = _page_fields()
-        values = []
-        for f, value in zip(fields, self.match_row, strict=True):
-            col = f.get_col(Match._meta.db_table)
-            for convert in connection.ops.get_db_converters(col) + f.get_db_converters(connection):
-                value = convert(value, col, connection)
-            values.append(value)
-        return Match.from_db(connection.alias, [f.attname for f in fields], values)
+        return cast(Match, _from_row(Match, self.match_row, _page_fields()))
 
     @property
     def standin(self) -> str | None:
@@ -357,13 +351,44 @@ def _from_row(model: Any, row: tuple[Any, ...], fields: Any = None) -> Any:
     unless told; the others deferred) as the database gave them, converted as the
     ORM converts them."""
     fields = model._meta.concrete_fields if fields is None else fields
-    values = []
-    for f, value in zip(fields, row, strict=True):
-        col = f.get_col(model._meta.db_table)
-        for convert in connection.ops.get_db_converters(col) + f.get_db_converters(connection):
+    names, converting = _reader(model, fields)
+    if len(row) != len(names):
+        raise ValueError(f"{model.__name__}: {len(row)} values for {len(names)} fields")
+    values = list(row)
+    for at, col, converters in converting:
+        value = values[at]
+        for convert in converters:
             value = convert(value, col, connection)
-        values.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], values)
+        values[at] = value
+    return model.from_db(connection.alias, names, values)
+
+
+_Reader = tuple[list[str], list[tuple[int, Any, list[Any]]]]
+
+
+def _reader(model: Any, fields: Any) -> _Reader:
+    """The field names of `fields` and, for each field whose value the ORM converts,
+    its position, column and converters (the database's and the field's), found once
+    per connection for each field list (they were looked up anew for every row of
+    every page and poll). A field list is known by its identity: the lists given
+    are the model's own or kept by this module."""
+    known: dict[int, tuple[Any, _Reader]] | None = getattr(connection, "_h3_readers", None)
+    if known is None:
+        known = {}
+        connection._h3_readers = known  # type: ignore[attr-defined]
+    hit = known.get(id(fields))
+    if hit is not None and hit[0] is fields:
+        return hit[1]
+    table = model._meta.db_table
+    converting = []
+    for at, f in enumerate(fields):
+        col = f.get_col(table)
+        converters = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
+        if converters:
+            converting.append((at, col, converters))
+    reader: _Reader = ([f.attname for f in fields], converting)
+    known[id(fields)] = (fields, reader)
+    return reader
 
 
 _HISTORY_FIELDS = ("id", "turn_number", "step", "seat", "events", "turn_ms")
@@ -391,14 +416,20 @@ def _history_rows(match: Match, hidden: int | None, first: int, count: int) -> l
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    fields = [Resolution._meta.get_field(name) for name in _HISTORY_FIELDS]
+    fields = _history_fields()
     return [_from_row(Resolution, row, fields) for row in rows]
 
 
-def _page_fields() -> list[Any]:
+@functools.cache
+def _history_fields() -> tuple[Any, ...]:
+    return tuple(Resolution._meta.get_field(name) for name in _HISTORY_FIELDS)
+
+
+@functools.cache
+def _page_fields() -> tuple[Any, ...]:
     """The match's columns a page reads (all but the replay's two, as big as the
     state): the version query brings them along, as they came from the database."""
-    return [f for f in Match._meta.concrete_fields if f.attname not in PAGE_DEFERRED]
+    return tuple(f for f in Match._meta.concrete_fields if f.attname not in PAGE_DEFERRED)
 
 
 PAGE_DEFERRED = ("record", "initial_state")
