@@ -379,6 +379,9 @@ def _reader(model: Any, fields: Any) -> _Reader:
     hit = known.get(id(fields))
     if hit is not None and hit[0] is fields:
         return hit[1]
+    order = [f for f in model._meta.concrete_fields if f in fields]
+    if list(fields) != order:  # Model.from_db takes the values in the model's order
+        raise ValueError(f"{model.__name__}: fields not in the model's order")
     table = model._meta.db_table
     converting = []
     for at, f in enumerate(fields):
@@ -423,6 +426,36 @@ def _history_rows(match: Match, hidden: int | None, first: int, count: int) -> l
 @functools.cache
 def _history_fields() -> tuple[Any, ...]:
     return tuple(Resolution._meta.get_field(name) for name in _HISTORY_FIELDS)
+
+
+# In the model's order, as Model.from_db takes them.
+_MOVIE_FIELDS = ("id", "turn_number", "step", "seat", "events", "state", "turn_ms")
+_movie_sqls: dict[str, str] = {}
+
+
+def movie_rows(match: Match, first: int, last: int) -> list[Resolution]:
+    """Every resolution (each step) of turns first..last, in order, with the fields a
+    movie reads (as `.only()` of them gives them): one query, written once per
+    database, on every poll that plays the turns since as a movie."""
+    sql = _movie_sqls.get(connection.vendor)
+    if sql is None:
+        quote = connection.ops.quote_name
+        columns = ", ".join(f"r.{quote(name)}" for name in _MOVIE_FIELDS)
+        sql = _movie_sqls[connection.vendor] = (
+            f"SELECT {columns} FROM {Resolution._meta.db_table} r"
+            f" WHERE r.match_id = %s AND r.turn_number >= %s AND r.turn_number <= %s"
+            f" ORDER BY r.turn_number, r.step"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match.pk, first, last])
+        rows = cursor.fetchall()
+    fields = _movie_fields()
+    return [_from_row(Resolution, row, fields) for row in rows]
+
+
+@functools.cache
+def _movie_fields() -> tuple[Any, ...]:
+    return tuple(Resolution._meta.get_field(name) for name in _MOVIE_FIELDS)
 
 
 @functools.cache

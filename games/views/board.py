@@ -261,11 +261,7 @@ def movie_context(
     the initial state when the movie starts at turn 0.
     """
     over = match.status == Match.Status.FINISHED
-    rows = list(
-        Resolution.objects.filter(match=match, turn_number__gte=first - 1, turn_number__lte=last)
-        .order_by("turn_number", "step")
-        .only("turn_number", "step", "seat", "events", "turn_ms", "state")
-    )
+    rows = selectors.movie_rows(match, first - 1, last)
     if first == 0:
         initial = Match.objects.filter(pk=match.pk).values_list("initial_state", flat=True).first()
         start_state = initial
