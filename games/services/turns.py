@@ -750,27 +750,32 @@ def _seats_with_users(match: Match) -> list[Seat]:
 _seats_sqls: dict[str, str] = {}
 
 
-def model_from_row(connection: Any, model: type[Model], values: Sequence[Any]) -> Any:
-    """An instance of `model` from its concrete fields' values as the database gave
-    them, converted as the ORM converts them."""
+def model_from_row(
+    connection: Any, model: type[Model], values: Sequence[Any], fields: Sequence[Any] = ()
+) -> Any:
+    """An instance of `model` from the values of its concrete `fields` (all of them by
+    default; the others deferred) as the database gave them, converted as the ORM
+    converts them."""
     meta = model._meta
-    converters = _converters.get((connection.alias, model))
+    fields = fields or meta.concrete_fields
+    key = (connection.alias, model, tuple(f.attname for f in fields))
+    converters = _converters.get(key)
     if converters is None:
         converters = []
-        for f in meta.concrete_fields:
+        for f in fields:
             col = f.get_col(meta.db_table)
             found = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
             converters.append((col, found))
-        _converters[(connection.alias, model)] = converters
+        _converters[key] = converters
     converted = []
     for (col, found), value in zip(converters, values, strict=True):
         for convert in found:
             value = convert(value, col, connection)
         converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in meta.concrete_fields], converted)
+    return model.from_db(connection.alias, list(key[2]), converted)
 
 
-_converters: dict[tuple[str, type[Model]], list[tuple[Any, list[Any]]]] = {}
+_converters: dict[tuple[str, type[Model], tuple[str, ...]], list[tuple[Any, list[Any]]]] = {}
 
 
 def standin_bot(ruleset: str) -> str:
