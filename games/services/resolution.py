@@ -77,8 +77,7 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
                 if claim is not None:
                     _resolve_claimed(match, following, now, claim)
                     played += 1
-            chain.store()
-            chain.save_match(match)
+            chain.finish(match)
         if chain.ring:
             ring_on_commit(match.pk)  # once for the chain's turns (games/push)
         for left in chain.accepted:  # outside the chain: queued after the commit

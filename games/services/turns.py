@@ -113,6 +113,43 @@ class TurnChain:
         if fields:
             match.save(update_fields=fields)
 
+    def finish(self, match: Match) -> None:
+        """`store`, then `save_match`: the chain's last writes. On PostgreSQL with
+        client-side binding (Django's default) they go as one query string of several
+        statements, each with its own result: one round trip to the database where
+        they took one each (a turn's, its resolution's and the match's, and the bots'
+        orders in a chain), on the way from the claim to the next turn visible."""
+        using = router.db_for_write(Match)
+        connection = connections[using]
+        if connection.vendor != "postgresql" or not _binds_on_client(connection):
+            self.store()
+            self.save_match(match)
+            return
+        statements: list[tuple[str, Sequence[Any], list[Any]]] = []
+        for model in (Turn, Orders, Resolution):
+            made: list[Any] = [row for row in self.rows if type(row) is model]
+            if made:
+                sql, params = _insert_sql(connection, model, made)
+                statements.append((sql, params, made))
+        self.rows.clear()
+        self.turns.clear()
+        fields = sorted(self.unsaved)
+        self.unsaved.clear()
+        if fields:
+            statements.append((*_update_sql(connection, match, fields), []))
+        if not statements:
+            return
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "; ".join(sql for sql, _, _ in statements),
+                [param for _, params, _ in statements for param in params],
+            )
+            for n, (_, _, rows) in enumerate(statements):
+                if n:
+                    cursor.nextset()
+                if rows:
+                    _took_pks(rows, cursor.fetchall(), using)
+
 
 def rows_insert(model: type[Model], rows: list[Any]) -> None:
     """bulk_create(rows) as INSERT ... VALUES (...), (...) RETURNING the pks, on every
@@ -133,10 +170,51 @@ def rows_insert(model: type[Model], rows: list[Any]) -> None:
         # The base compiler: its rows are VALUES lists (bulk_insert_sql's own form).
         compiler = SQLInsertCompiler(query, connection, using)
         returned = compiler.execute_sql([meta.pk])  # type: ignore[list-item]
-        for row, values in zip(batch, returned, strict=True):
-            row.pk = values[0]
-            row._state.adding = False
-            row._state.db = using
+        _took_pks(batch, returned, using)
+
+
+def _took_pks(rows: list[Any], returned: Sequence[Sequence[Any]], using: str) -> None:
+    for row, values in zip(rows, returned, strict=True):
+        row.pk = values[0]
+        row._state.adding = False
+        row._state.db = using
+
+
+def _insert_sql(connection: Any, model: type[Model], rows: list[Any]) -> tuple[str, Sequence[Any]]:
+    """rows_insert's one statement for all `rows` (PostgreSQL: no limit on its size)."""
+    meta = model._meta
+    query = InsertQuery(model)
+    query.insert_values([f for f in meta.local_concrete_fields if f is not meta.pk], rows)
+    compiler = SQLInsertCompiler(query, connection, connection.alias)
+    compiler.returning_fields = [meta.pk]
+    [(sql, params)] = compiler.as_sql()
+    return sql, params
+
+
+def _update_sql(connection: Any, match: Match, names: list[str]) -> tuple[str, list[Any]]:
+    """`match.save(update_fields=names)`'s UPDATE (no model signals are connected)."""
+
+    def quote(name: str | None) -> str:
+        return str(connection.ops.quote_name(str(name)))
+
+    columns, params = [], []
+    for name in names:
+        f = Match._meta.get_field(name)
+        assert f.concrete and not f.primary_key
+        columns.append(f"{quote(f.column)} = %s")
+        params.append(f.get_db_prep_save(f.pre_save(match, False), connection=connection))
+    table, pk = quote(Match._meta.db_table), quote(Match._meta.pk.column)
+    params.append(match.pk)
+    return f"UPDATE {table} SET {', '.join(columns)} WHERE {pk} = %s", params
+
+
+def _binds_on_client(connection: Any) -> bool:
+    """Whether the connection's cursors merge the parameters into the query text
+    (psycopg's ClientCursor), which may hold several statements."""
+    import psycopg
+
+    with connection.cursor() as cursor:
+        return isinstance(cursor.cursor, psycopg.ClientCursor)
 
 
 def chain_of(match: Match) -> TurnChain | None:
