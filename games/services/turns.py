@@ -32,6 +32,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connections, router, transaction
 from django.db.models import Model
+from django.db.models.constants import OnConflict
 from django.db.models.sql.compiler import SQLInsertCompiler
 from django.db.models.sql.subqueries import InsertQuery
 from django.utils import timezone
@@ -43,6 +44,7 @@ from games.faults import fault_point
 from games.models import (
     AT_ONCE,
     Match,
+    Notification,
     NotificationKind,
     NotificationSettings,
     Orders,
@@ -52,7 +54,7 @@ from games.models import (
 )
 from games.push.bell import ring_on_commit
 from games.queue import turn_deadline_queue, turn_resolve_queue
-from games.services.notifications import notify
+from games.services.notifications import insert_unless_present, notify
 from games.services.records import match_records_store
 from games.webpush.models import PushSubscription
 from games.webpush.services import webpush_your_turn
@@ -81,6 +83,9 @@ class TurnChain:
     # other transaction sees them before the commit, the match's row is locked).
     rows: list[Turn | Orders | Resolution] = field(default_factory=list)
     turns: dict[int, Turn] = field(default_factory=dict)
+    # "Your turn" rows (due later: nothing reads them in the transaction), inserted
+    # with the rows above, each unless one is there already (notify's `later`).
+    notices: list[Notification] = field(default_factory=list)
 
     def store(self) -> None:
         """Insert the rows made so far (before anything reads them from the database:
@@ -91,6 +96,9 @@ class TurnChain:
                 rows_insert(model, made)
         self.rows.clear()
         self.turns.clear()
+        for notice in self.notices:
+            insert_unless_present(notice)
+        self.notices.clear()
 
     def claim(self, number: int, was: str, to: str, **fields: Any) -> bool | None:
         """A conditional update of turn `number` made in this chain and not inserted
@@ -133,6 +141,10 @@ class TurnChain:
                 statements.append((sql, params, made))
         self.rows.clear()
         self.turns.clear()
+        if self.notices:
+            sql, params = _insert_sql(connection, Notification, self.notices, returning=False)
+            statements.append((sql, params, []))
+            self.notices.clear()
         fields = sorted(self.unsaved)
         self.unsaved.clear()
         if fields:
@@ -180,13 +192,18 @@ def _took_pks(rows: list[Any], returned: Sequence[Sequence[Any]], using: str) ->
         row._state.db = using
 
 
-def _insert_sql(connection: Any, model: type[Model], rows: list[Any]) -> tuple[str, Sequence[Any]]:
-    """rows_insert's one statement for all `rows` (PostgreSQL: no limit on its size)."""
+def _insert_sql(
+    connection: Any, model: type[Model], rows: list[Any], returning: bool = True
+) -> tuple[str, Sequence[Any]]:
+    """rows_insert's one statement for all `rows` (PostgreSQL: no limit on its size);
+    without `returning`, each row unless one with its unique values is there already
+    (ON CONFLICT DO NOTHING), and no pks returned."""
     meta = model._meta
-    query = InsertQuery(model)
+    query = InsertQuery(model, on_conflict=None if returning else OnConflict.IGNORE)
     query.insert_values([f for f in meta.local_concrete_fields if f is not meta.pk], rows)
     compiler = SQLInsertCompiler(query, connection, connection.alias)
-    compiler.returning_fields = [meta.pk]
+    if returning:
+        compiler.returning_fields = [meta.pk]
     [(sql, params)] = compiler.as_sql()
     return sql, params
 
@@ -736,6 +753,7 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
                 turn_number=number,
                 context={"deadline": deadline.isoformat()},
                 seat=seat,
+                later=chain.notices if chain is not None else None,
             )
             if getattr(seat, "push_subscribed", True):  # read with the seat (_seats_awaited)
                 webpush_your_turn(user=seat.user, match=match, turn_number=number, seat=seat)

@@ -16,7 +16,7 @@ from site_support import drain
 
 import engine
 from games import selectors, services
-from games.models import Match, Orders, Resolution, Turn
+from games.models import Match, Notification, NotificationKind, Orders, Resolution, Turn
 from games.services import resolution as resolution_service
 from games.services.turns import turns_chained
 
@@ -184,6 +184,11 @@ def test_a_chain_costs_less_than_a_task_per_turn(player):
     # Four turns: about six statements each, where four tasks made twelve each.
     assert len(sql) <= 4 * 7 + 6, sql
     if connection.vendor == "postgresql":
-        # The transaction, the lock, the claim with the orders, the seats, the "Your
-        # turn" row, and the chain's rows and the match's sent together.
-        assert len(sql) == 7, sql
+        # The transaction, the lock, the claim with the orders, the seats, and the
+        # chain's rows (the "Your turn" row among them) and the match's sent together.
+        assert len(sql) == 6, sql
+    # The person's "Your turn" row for the turn the chain left them, as a task per
+    # turn made it.
+    (notice,) = Notification.objects.filter(user=player, match=match, turn_number=4)
+    assert (notice.kind, notice.status) == (NotificationKind.YOUR_TURN, Notification.Status.PENDING)
+    assert notice.send_after > notice.created_at and notice.queued_at is None
