@@ -20,12 +20,15 @@ from games.faults import fault_point, fault_point_on_commit
 from games.models import AT_ONCE, Match, Orders, Resolution, Seat, Turn
 from games.push.bell import ring_on_commit
 from games.services.turns import (
+    binds_on_client,
     bot_orders_for,
     chain_of,
     model_from_row,
     queue_resolution,
     resolution_store,
     row_store,
+    seats_from_rows,
+    seats_sql,
     shape_of,
     turn_begin,
     turn_moved_on,
@@ -60,7 +63,7 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
             return None
         fault_point("resolve_locked")
         now = timezone.now()
-        claim = _claim(match, number, now)
+        claim = _claim(match, number, now, seats=True)
         if claim is None:
             log.info("turn %s of match %s: another delivery got there first", number, match_id)
             return None
@@ -68,6 +71,8 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
         # Registered before turn_begin's callbacks, so it runs first after the commit.
         fault_point_on_commit("resolve_committed")
         with turns_chained(match.pk) as chain:
+            if claim.seats is not None:
+                chain.seats = {seat.number: seat for seat in claim.seats}
             resolution = _resolve_claimed(match, number, now, claim)
             fault_point("resolve_next_turn")
             played = 1
@@ -140,9 +145,10 @@ class Claim(NamedTuple):
 
     orders: list[Orders] | None = None
     seat: int | None = None
+    seats: list[Seat] | None = None  # the match's, read with the claim
 
 
-def _claim(match: Match, number: int, now: datetime) -> Claim | None:
+def _claim(match: Match, number: int, now: datetime, seats: bool = False) -> Claim | None:
     """ACCEPTED -> RESOLVED, a conditional update: a Claim for the one caller that got
     it, None for any other. (A turn begun in this resolution's chain is claimed in
     memory, TurnChain.claim.) On PostgreSQL the same statement reads the turn's
@@ -155,29 +161,49 @@ def _claim(match: Match, number: int, now: datetime) -> Claim | None:
         if claimed_here is not None:
             return Claim() if claimed_here else None
     if connection.vendor == "postgresql":
-        return _claim_reading_orders(match, number, now)
+        return _claim_reading_orders(match, number, now, seats)
     claimed = Turn.objects.filter(match=match, number=number, status=Turn.Status.ACCEPTED).update(
         status=Turn.Status.RESOLVED, resolved_at=now
     )
     return Claim() if claimed == 1 else None
 
 
-def _claim_reading_orders(match: Match, number: int, now: datetime) -> Claim | None:
+def _claim_reading_orders(
+    match: Match, number: int, now: datetime, seats: bool = False
+) -> Claim | None:
     """_claim's conditional update and the read of the turn's orders in one statement
     (a data-modifying WITH): no row when the turn was not ACCEPTED; else one per
     orders row, each with the turn's seat (one with no orders row if it has none).
+    `seats`: the match's seats are read in the same round trip (a second statement
+    in the query string, with client-side binding), for the turn the claim begins.
 
     The orders read is the statement's snapshot, taken after the match's row lock
     was granted: whatever accepted the turn held that lock and committed its orders
     with the turn's status, so they are all in it (and if none were seen, the
     resolution reads them again)."""
-    rows = list(Orders.objects.raw(_claim_sql(), [Turn.Status.RESOLVED, now, match.pk, number,
-                                                  Turn.Status.ACCEPTED, match.pk, number]))  # fmt: skip
+    db = connections[router.db_for_write(Turn)]
+    sql = _claim_sql()
+    params: list[Any] = [Turn.Status.RESOLVED, now, match.pk, number, Turn.Status.ACCEPTED]
+    params += [match.pk, number]
+    seats = seats and binds_on_client(db)
+    if seats:
+        sql = f"{sql}; {seats_sql(db)}"
+        params.append(match.pk)
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+        if seats:
+            cursor.nextset()
+            seat_rows = cursor.fetchall()
     if not rows:
         return None
-    seat = int(rows[0].claimed_seat)  # type: ignore[attr-defined]  # the column it adds
-    orders = [row for row in rows if row.pk is not None]
-    return Claim(orders=orders or None, seat=seat)
+    width = len(Orders._meta.concrete_fields)
+    orders = [model_from_row(db, Orders, row[:width]) for row in rows if row[0] is not None]
+    return Claim(
+        orders=orders or None,
+        seat=int(rows[0][width]),
+        seats=seats_from_rows(db, match, seat_rows) if seats else None,
+    )
 
 
 @functools.cache

@@ -129,7 +129,7 @@ class TurnChain:
         orders in a chain), on the way from the claim to the next turn visible."""
         using = router.db_for_write(Match)
         connection = connections[using]
-        if connection.vendor != "postgresql" or not _binds_on_client(connection):
+        if connection.vendor != "postgresql" or not binds_on_client(connection):
             self.store()
             self.save_match(match)
             return
@@ -225,7 +225,7 @@ def _update_sql(connection: Any, match: Match, names: list[str]) -> tuple[str, l
     return f"UPDATE {table} SET {', '.join(columns)} WHERE {pk} = %s", params
 
 
-def _binds_on_client(connection: Any) -> bool:
+def binds_on_client(connection: Any) -> bool:
     """Whether the connection's cursors merge the parameters into the query text
     (psycopg's ClientCursor), which may hold several statements."""
     import psycopg
@@ -792,8 +792,15 @@ def _seats_with_users(match: Match) -> list[Seat]:
     each with `push_subscribed`; in one query written once per database (the ORM took
     several times longer to write it than the database to answer, in every
     resolution)."""
-    using = router.db_for_read(Seat)
-    connection = connections[using]
+    connection = connections[router.db_for_read(Seat)]
+    with connection.cursor() as cursor:
+        cursor.execute(seats_sql(connection), [match.pk])
+        rows = cursor.fetchall()
+    return seats_from_rows(connection, match, rows)
+
+
+def seats_sql(connection: Any) -> str:
+    """_seats_with_users's query (its one parameter: the match's id)."""
     sql = _seats_sqls.get(connection.vendor)
     if sql is None:
 
@@ -819,9 +826,11 @@ def _seats_with_users(match: Match) -> list[Seat]:
             f" WHERE s.{quote(Seat._meta.get_field('match').column)} = %s"
             f" ORDER BY s.{quote(Seat._meta.get_field('number').column)}"
         )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match.pk])
-        rows = cursor.fetchall()
+    return sql
+
+
+def seats_from_rows(connection: Any, match: Match, rows: Sequence[Sequence[Any]]) -> list[Seat]:
+    """The seats of seats_sql's rows, each with its user and their email settings."""
     widths = [len(model._meta.concrete_fields) for model in (Seat, User, NotificationSettings)]
     # The reverse one-to-one's cache on the user (notifications.wants reads it).
     prefs_cache = NotificationSettings._meta.get_field("user").remote_field.get_accessor_name()
