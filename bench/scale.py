@@ -477,6 +477,11 @@ class Driver:
             with self.cond:
                 if reached(version_of(player.poll), player.wanted):
                     player.wanted = None
+        if player.form_turn is not None and player.form_turn != player.sent_turn:
+            # The page shows the form of a turn not sent yet (each look after Send
+            # brought the next turn's form): the person sends it in their next look.
+            # No event will tell this page of it (it shows that version already).
+            return 0.0
         return None if player.up else self._delay(player)
 
     def _over(self, player: Player) -> bool:

@@ -83,11 +83,15 @@ def notify(
     turn_number: int = 0,
     context: dict[str, Any] | None = None,
     seat: Seat | None = None,
+    later: list[Notification] | None = None,
 ) -> Notification | None:
     """Record that `user` should hear about this, and queue the email after commit;
     "Your turn" is due later (your_turn_delay) and the clock sweep queues it then.
 
     `seat`: the user's seat in the match when the caller holds it (saves a query).
+    `later`: where a row due later goes instead of being inserted now, by a caller
+    that inserts it (as insert_unless_present does) before its transaction commits
+    (a resolution's chain, with its other rows); the row returned has no pk then.
     """
     if user is None or not getattr(user, "email", "") or not user.is_active:
         return None
@@ -111,6 +115,9 @@ def notify(
         send_after=now + timedelta(seconds=delay),
         queued_at=None if delay else now,
     )
+    if later is not None and delay:
+        later.append(row)  # nothing is queued for it at the commit: the sweep does
+        return row
     # The row is new nearly always: insert first (one statement), look up on a clash.
     if not insert_unless_present(row):
         return Notification.objects.get(user=user, match=match, kind=kind, turn_number=turn_number)

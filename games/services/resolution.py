@@ -12,8 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.db import connection, transaction
-from django.db.models import CharField, Func, QuerySet, Value
+from django.db import connection, connections, router, transaction
 from django.utils import timezone
 
 import engine
@@ -21,11 +20,15 @@ from games.faults import fault_point, fault_point_on_commit
 from games.models import AT_ONCE, Match, Orders, Resolution, Seat, Turn
 from games.push.bell import ring_on_commit
 from games.services.turns import (
+    binds_on_client,
     bot_orders_for,
     chain_of,
+    model_from_row,
     queue_resolution,
     resolution_store,
     row_store,
+    seats_from_rows,
+    seats_sql,
     shape_of,
     turn_begin,
     turn_moved_on,
@@ -55,14 +58,12 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
     match is not running.
     """
     with transaction.atomic():
-        # Without the replay columns: as big as the state, and nothing here reads them.
-        locked = Match.objects.select_for_update().defer("initial_state", "record")
-        match = _commit_without_waiting_for_the_disk(locked.filter(pk=match_id)).first()
+        match = _match_locked(match_id)
         if match is None or match.status != Match.Status.RUNNING:
             return None
         fault_point("resolve_locked")
         now = timezone.now()
-        claim = _claim(match, number, now)
+        claim = _claim(match, number, now, seats=True)
         if claim is None:
             log.info("turn %s of match %s: another delivery got there first", number, match_id)
             return None
@@ -70,6 +71,8 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
         # Registered before turn_begin's callbacks, so it runs first after the commit.
         fault_point_on_commit("resolve_committed")
         with turns_chained(match.pk) as chain:
+            if claim.seats is not None:
+                chain.seats = {seat.number: seat for seat in claim.seats}
             resolution = _resolve_claimed(match, number, now, claim)
             fault_point("resolve_next_turn")
             played = 1
@@ -79,8 +82,7 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
                 if claim is not None:
                     _resolve_claimed(match, following, now, claim)
                     played += 1
-            chain.store()
-            chain.save_match(match)
+            chain.finish(match)
         if chain.ring:
             ring_on_commit(match.pk)  # once for the chain's turns (games/push)
         for left in chain.accepted:  # outside the chain: queued after the commit
@@ -89,11 +91,16 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
     return resolution
 
 
-def _commit_without_waiting_for_the_disk(matches: QuerySet[Match]) -> QuerySet[Match]:
-    """`matches`, read so that this transaction's commit returns before its WAL
-    reaches the disk (PostgreSQL's asynchronous commit, set for the transaction by
-    the same statement: no round trip of its own). The disk flush took most of the
-    time from a claim to the next turn visible.
+def _match_locked(match_id: int) -> Match | None:
+    """The match, its row locked, without the replay columns (as big as the state, and
+    nothing here reads them): `Match.objects.select_for_update().defer("initial_state",
+    "record")`, in one query written once per database (the ORM took about as long to
+    write it as the database to answer).
+
+    On PostgreSQL the same statement makes this transaction's commit return before
+    its WAL reaches the disk (asynchronous commit, set for the transaction: no round
+    trip of its own). The disk flush took most of the time from a claim to the next
+    turn visible.
 
     Nothing is lost that matters. Everything the resolution writes is made from rows
     committed for good before it (the state, the orders: a player's orders POST and
@@ -103,16 +110,33 @@ def _commit_without_waiting_for_the_disk(matches: QuerySet[Match]) -> QuerySet[M
     durable can rest on a lost resolution either: the next orders, made after seeing
     it, flush the log up to their own commit, which is after it.
     """
-    if connection.vendor != "postgresql":
-        return matches
-    local = Func(
-        Value("synchronous_commit"),
-        Value("off"),
-        Value(True),
-        function="set_config",
-        output_field=CharField(),
-    )
-    return matches.annotate(commit_without_waiting=local)
+    using = router.db_for_write(Match)
+    db = connections[using]
+    fields = [f for f in Match._meta.concrete_fields if f.name not in ("initial_state", "record")]
+    sql = _match_sqls.get(db.vendor)
+    if sql is None:
+
+        def quote(name: str | None) -> str:
+            return str(db.ops.quote_name(str(name)))
+
+        columns = ", ".join(f"m.{quote(f.column)}" for f in fields)
+        if db.vendor == "postgresql":
+            columns += ", set_config('synchronous_commit', 'off', true)"
+        lock = f" {db.ops.for_update_sql()}" if db.features.has_select_for_update else ""
+        sql = _match_sqls[db.vendor] = (
+            f"SELECT {columns} FROM {quote(Match._meta.db_table)} m"
+            f" WHERE m.{quote(Match._meta.pk.column)} = %s{lock}"
+        )
+    with db.cursor() as cursor:
+        cursor.execute(sql, [match_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    match: Match = model_from_row(db, Match, row[: len(fields)], fields)
+    return match
+
+
+_match_sqls: dict[str, str] = {}
 
 
 class Claim(NamedTuple):
@@ -121,9 +145,10 @@ class Claim(NamedTuple):
 
     orders: list[Orders] | None = None
     seat: int | None = None
+    seats: list[Seat] | None = None  # the match's, read with the claim
 
 
-def _claim(match: Match, number: int, now: datetime) -> Claim | None:
+def _claim(match: Match, number: int, now: datetime, seats: bool = False) -> Claim | None:
     """ACCEPTED -> RESOLVED, a conditional update: a Claim for the one caller that got
     it, None for any other. (A turn begun in this resolution's chain is claimed in
     memory, TurnChain.claim.) On PostgreSQL the same statement reads the turn's
@@ -136,29 +161,49 @@ def _claim(match: Match, number: int, now: datetime) -> Claim | None:
         if claimed_here is not None:
             return Claim() if claimed_here else None
     if connection.vendor == "postgresql":
-        return _claim_reading_orders(match, number, now)
+        return _claim_reading_orders(match, number, now, seats)
     claimed = Turn.objects.filter(match=match, number=number, status=Turn.Status.ACCEPTED).update(
         status=Turn.Status.RESOLVED, resolved_at=now
     )
     return Claim() if claimed == 1 else None
 
 
-def _claim_reading_orders(match: Match, number: int, now: datetime) -> Claim | None:
+def _claim_reading_orders(
+    match: Match, number: int, now: datetime, seats: bool = False
+) -> Claim | None:
     """_claim's conditional update and the read of the turn's orders in one statement
     (a data-modifying WITH): no row when the turn was not ACCEPTED; else one per
     orders row, each with the turn's seat (one with no orders row if it has none).
+    `seats`: the match's seats are read in the same round trip (a second statement
+    in the query string, with client-side binding), for the turn the claim begins.
 
     The orders read is the statement's snapshot, taken after the match's row lock
     was granted: whatever accepted the turn held that lock and committed its orders
     with the turn's status, so they are all in it (and if none were seen, the
     resolution reads them again)."""
-    rows = list(Orders.objects.raw(_claim_sql(), [Turn.Status.RESOLVED, now, match.pk, number,
-                                                  Turn.Status.ACCEPTED, match.pk, number]))  # fmt: skip
+    db = connections[router.db_for_write(Turn)]
+    sql = _claim_sql()
+    params: list[Any] = [Turn.Status.RESOLVED, now, match.pk, number, Turn.Status.ACCEPTED]
+    params += [match.pk, number]
+    seats = seats and binds_on_client(db)
+    if seats:
+        sql = f"{sql}; {seats_sql(db)}"
+        params.append(match.pk)
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+        if seats:
+            cursor.nextset()
+            seat_rows = cursor.fetchall()
     if not rows:
         return None
-    seat = int(rows[0].claimed_seat)  # type: ignore[attr-defined]  # the column it adds
-    orders = [row for row in rows if row.pk is not None]
-    return Claim(orders=orders or None, seat=seat)
+    width = len(Orders._meta.concrete_fields)
+    orders = [model_from_row(db, Orders, row[:width]) for row in rows if row[0] is not None]
+    return Claim(
+        orders=orders or None,
+        seat=int(rows[0][width]),
+        seats=seats_from_rows(db, match, seat_rows) if seats else None,
+    )
 
 
 @functools.cache

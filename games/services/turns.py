@@ -32,6 +32,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connections, router, transaction
 from django.db.models import Model
+from django.db.models.constants import OnConflict
 from django.db.models.sql.compiler import SQLInsertCompiler
 from django.db.models.sql.subqueries import InsertQuery
 from django.utils import timezone
@@ -43,6 +44,7 @@ from games.faults import fault_point
 from games.models import (
     AT_ONCE,
     Match,
+    Notification,
     NotificationKind,
     NotificationSettings,
     Orders,
@@ -52,7 +54,7 @@ from games.models import (
 )
 from games.push.bell import ring_on_commit
 from games.queue import turn_deadline_queue, turn_resolve_queue
-from games.services.notifications import notify
+from games.services.notifications import insert_unless_present, notify
 from games.services.records import match_records_store
 from games.webpush.models import PushSubscription
 from games.webpush.services import webpush_your_turn
@@ -81,6 +83,9 @@ class TurnChain:
     # other transaction sees them before the commit, the match's row is locked).
     rows: list[Turn | Orders | Resolution] = field(default_factory=list)
     turns: dict[int, Turn] = field(default_factory=dict)
+    # "Your turn" rows (due later: nothing reads them in the transaction), inserted
+    # with the rows above, each unless one is there already (notify's `later`).
+    notices: list[Notification] = field(default_factory=list)
 
     def store(self) -> None:
         """Insert the rows made so far (before anything reads them from the database:
@@ -91,6 +96,9 @@ class TurnChain:
                 rows_insert(model, made)
         self.rows.clear()
         self.turns.clear()
+        for notice in self.notices:
+            insert_unless_present(notice)
+        self.notices.clear()
 
     def claim(self, number: int, was: str, to: str, **fields: Any) -> bool | None:
         """A conditional update of turn `number` made in this chain and not inserted
@@ -113,6 +121,47 @@ class TurnChain:
         if fields:
             match.save(update_fields=fields)
 
+    def finish(self, match: Match) -> None:
+        """`store`, then `save_match`: the chain's last writes. On PostgreSQL with
+        client-side binding (Django's default) they go as one query string of several
+        statements, each with its own result: one round trip to the database where
+        they took one each (a turn's, its resolution's and the match's, and the bots'
+        orders in a chain), on the way from the claim to the next turn visible."""
+        using = router.db_for_write(Match)
+        connection = connections[using]
+        if connection.vendor != "postgresql" or not binds_on_client(connection):
+            self.store()
+            self.save_match(match)
+            return
+        statements: list[tuple[str, Sequence[Any], list[Any]]] = []
+        for model in (Turn, Orders, Resolution):
+            made: list[Any] = [row for row in self.rows if type(row) is model]
+            if made:
+                sql, params = _insert_sql(connection, model, made)
+                statements.append((sql, params, made))
+        self.rows.clear()
+        self.turns.clear()
+        if self.notices:
+            sql, params = _insert_sql(connection, Notification, self.notices, returning=False)
+            statements.append((sql, params, []))
+            self.notices.clear()
+        fields = sorted(self.unsaved)
+        self.unsaved.clear()
+        if fields:
+            statements.append((*_update_sql(connection, match, fields), []))
+        if not statements:
+            return
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "; ".join(sql for sql, _, _ in statements),
+                [param for _, params, _ in statements for param in params],
+            )
+            for n, (_, _, rows) in enumerate(statements):
+                if n:
+                    cursor.nextset()
+                if rows:
+                    _took_pks(rows, cursor.fetchall(), using)
+
 
 def rows_insert(model: type[Model], rows: list[Any]) -> None:
     """bulk_create(rows) as INSERT ... VALUES (...), (...) RETURNING the pks, on every
@@ -133,10 +182,56 @@ def rows_insert(model: type[Model], rows: list[Any]) -> None:
         # The base compiler: its rows are VALUES lists (bulk_insert_sql's own form).
         compiler = SQLInsertCompiler(query, connection, using)
         returned = compiler.execute_sql([meta.pk])  # type: ignore[list-item]
-        for row, values in zip(batch, returned, strict=True):
-            row.pk = values[0]
-            row._state.adding = False
-            row._state.db = using
+        _took_pks(batch, returned, using)
+
+
+def _took_pks(rows: list[Any], returned: Sequence[Sequence[Any]], using: str) -> None:
+    for row, values in zip(rows, returned, strict=True):
+        row.pk = values[0]
+        row._state.adding = False
+        row._state.db = using
+
+
+def _insert_sql(
+    connection: Any, model: type[Model], rows: list[Any], returning: bool = True
+) -> tuple[str, Sequence[Any]]:
+    """rows_insert's one statement for all `rows` (PostgreSQL: no limit on its size);
+    without `returning`, each row unless one with its unique values is there already
+    (ON CONFLICT DO NOTHING), and no pks returned."""
+    meta = model._meta
+    query = InsertQuery(model, on_conflict=None if returning else OnConflict.IGNORE)
+    query.insert_values([f for f in meta.local_concrete_fields if f is not meta.pk], rows)
+    compiler = SQLInsertCompiler(query, connection, connection.alias)
+    if returning:
+        compiler.returning_fields = [meta.pk]
+    [(sql, params)] = compiler.as_sql()
+    return sql, params
+
+
+def _update_sql(connection: Any, match: Match, names: list[str]) -> tuple[str, list[Any]]:
+    """`match.save(update_fields=names)`'s UPDATE (no model signals are connected)."""
+
+    def quote(name: str | None) -> str:
+        return str(connection.ops.quote_name(str(name)))
+
+    columns, params = [], []
+    for name in names:
+        f = Match._meta.get_field(name)
+        assert f.concrete and not f.primary_key
+        columns.append(f"{quote(f.column)} = %s")
+        params.append(f.get_db_prep_save(f.pre_save(match, False), connection=connection))
+    table, pk = quote(Match._meta.db_table), quote(Match._meta.pk.column)
+    params.append(match.pk)
+    return f"UPDATE {table} SET {', '.join(columns)} WHERE {pk} = %s", params
+
+
+def binds_on_client(connection: Any) -> bool:
+    """Whether the connection's cursors merge the parameters into the query text
+    (psycopg's ClientCursor), which may hold several statements."""
+    import psycopg
+
+    with connection.cursor() as cursor:
+        return isinstance(cursor.cursor, psycopg.ClientCursor)
 
 
 def chain_of(match: Match) -> TurnChain | None:
@@ -658,6 +753,7 @@ def turn_begin(*, match: Match, now: datetime, also_save: list[str] | None = Non
                 turn_number=number,
                 context={"deadline": deadline.isoformat()},
                 seat=seat,
+                later=chain.notices if chain is not None else None,
             )
             if getattr(seat, "push_subscribed", True):  # read with the seat (_seats_awaited)
                 webpush_your_turn(user=seat.user, match=match, turn_number=number, seat=seat)
@@ -696,8 +792,15 @@ def _seats_with_users(match: Match) -> list[Seat]:
     each with `push_subscribed`; in one query written once per database (the ORM took
     several times longer to write it than the database to answer, in every
     resolution)."""
-    using = router.db_for_read(Seat)
-    connection = connections[using]
+    connection = connections[router.db_for_read(Seat)]
+    with connection.cursor() as cursor:
+        cursor.execute(seats_sql(connection), [match.pk])
+        rows = cursor.fetchall()
+    return seats_from_rows(connection, match, rows)
+
+
+def seats_sql(connection: Any) -> str:
+    """_seats_with_users's query (its one parameter: the match's id)."""
     sql = _seats_sqls.get(connection.vendor)
     if sql is None:
 
@@ -723,9 +826,11 @@ def _seats_with_users(match: Match) -> list[Seat]:
             f" WHERE s.{quote(Seat._meta.get_field('match').column)} = %s"
             f" ORDER BY s.{quote(Seat._meta.get_field('number').column)}"
         )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match.pk])
-        rows = cursor.fetchall()
+    return sql
+
+
+def seats_from_rows(connection: Any, match: Match, rows: Sequence[Sequence[Any]]) -> list[Seat]:
+    """The seats of seats_sql's rows, each with its user and their email settings."""
     widths = [len(model._meta.concrete_fields) for model in (Seat, User, NotificationSettings)]
     # The reverse one-to-one's cache on the user (notifications.wants reads it).
     prefs_cache = NotificationSettings._meta.get_field("user").remote_field.get_accessor_name()
@@ -750,27 +855,32 @@ def _seats_with_users(match: Match) -> list[Seat]:
 _seats_sqls: dict[str, str] = {}
 
 
-def model_from_row(connection: Any, model: type[Model], values: Sequence[Any]) -> Any:
-    """An instance of `model` from its concrete fields' values as the database gave
-    them, converted as the ORM converts them."""
+def model_from_row(
+    connection: Any, model: type[Model], values: Sequence[Any], fields: Sequence[Any] = ()
+) -> Any:
+    """An instance of `model` from the values of its concrete `fields` (all of them by
+    default; the others deferred) as the database gave them, converted as the ORM
+    converts them."""
     meta = model._meta
-    converters = _converters.get((connection.alias, model))
+    fields = fields or meta.concrete_fields
+    key = (connection.alias, model, tuple(f.attname for f in fields))
+    converters = _converters.get(key)
     if converters is None:
         converters = []
-        for f in meta.concrete_fields:
+        for f in fields:
             col = f.get_col(meta.db_table)
             found = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
             converters.append((col, found))
-        _converters[(connection.alias, model)] = converters
+        _converters[key] = converters
     converted = []
     for (col, found), value in zip(converters, values, strict=True):
         for convert in found:
             value = convert(value, col, connection)
         converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in meta.concrete_fields], converted)
+    return model.from_db(connection.alias, list(key[2]), converted)
 
 
-_converters: dict[tuple[str, type[Model]], list[tuple[Any, list[Any]]]] = {}
+_converters: dict[tuple[str, type[Model], tuple[str, ...]], list[tuple[Any, list[Any]]]] = {}
 
 
 def standin_bot(ruleset: str) -> str:
