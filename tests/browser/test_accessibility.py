@@ -243,7 +243,9 @@ GAMES: dict[str, dict[str, Any]] = {
     "halite": {
         "bots": ["grower"],
         "short": {"width": 10, "height": 10},
-        "options": {"width": 10, "height": 10},
+        # The match kept running to turn 4: on some 10 x 10 maps the grower takes all
+        # of a passing player's ground by then.
+        "options": {"width": 20, "height": 20},
         "mid": 4,
         "setup": False,
         "planner": click_first("#board-wrap svg.board .hl-piece.seat-1"),
