@@ -419,13 +419,14 @@ def _history_rows(match: Match, hidden: int | None, first: int, count: int) -> l
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    fields = _history_fields()
+    fields = _resolution_fields(_HISTORY_FIELDS)
     return [_from_row(Resolution, row, fields) for row in rows]
 
 
 @functools.cache
-def _history_fields() -> tuple[Any, ...]:
-    return tuple(Resolution._meta.get_field(name) for name in _HISTORY_FIELDS)
+def _resolution_fields(names: tuple[str, ...]) -> tuple[Any, ...]:
+    """The resolution's fields of these names, as a hand-written query's rows hold them."""
+    return tuple(Resolution._meta.get_field(name) for name in names)
 
 
 # In the model's order, as Model.from_db takes them.
@@ -449,13 +450,7 @@ def movie_rows(match: Match, first: int, last: int) -> list[Resolution]:
     with connection.cursor() as cursor:
         cursor.execute(sql, [match.pk, first, last])
         rows = cursor.fetchall()
-    fields = _movie_fields()
-    return [_from_row(Resolution, row, fields) for row in rows]
-
-
-@functools.cache
-def _movie_fields() -> tuple[Any, ...]:
-    return tuple(Resolution._meta.get_field(name) for name in _MOVIE_FIELDS)
+    return [_from_row(Resolution, row, _resolution_fields(_MOVIE_FIELDS)) for row in rows]
 
 
 @functools.cache
