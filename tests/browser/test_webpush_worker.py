@@ -64,10 +64,12 @@ def test_the_switch_starts_off_and_the_worker_shows_a_pushed_your_turn(
 
     cdp = context.new_cdp_session(page)
     registrations: list[dict[str, Any]] = []
+    versions: list[dict[str, Any]] = []
     cdp.on(
         "ServiceWorker.workerRegistrationUpdated",
         lambda event: registrations.extend(event["registrations"]),
     )
+    cdp.on("ServiceWorker.workerVersionUpdated", lambda event: versions.extend(event["versions"]))
     cdp.send("ServiceWorker.enable")
     page.evaluate(
         """async (url) => {
@@ -84,19 +86,36 @@ def test_the_switch_starts_off_and_the_worker_shows_a_pushed_your_turn(
         page.wait_for_timeout(50)
     assert scopes, registrations
     registration = scopes[0]
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {
-            "origin": base,
-            "registrationId": registration["registrationId"],
-            "data": json.dumps(payload),
-        },
-    )
+
+    def activated() -> bool:
+        return any(
+            v["registrationId"] == registration["registrationId"] and v["status"] == "activated"
+            for v in versions
+        )
+
+    # A message handed to a worker still activating can be dropped on a busy machine:
+    # wait until DevTools says this registration's worker is activated.
+    for _ in range(300):
+        if activated():
+            break
+        page.wait_for_timeout(50)
+    assert activated(), versions
     # What the worker showed, read in the same moment it is seen (the browser may
     # close a notification soon after). wait_for_function does not wait for a promise
-    # to settle (a promise is truthy): the test asks again until one is shown.
+    # to settle (a promise is truthy): the test asks again until one is shown. A
+    # message the browser let go unshown is handed over again after 5 s (the same
+    # tag: a second one replaces the first, never beside it).
     notices: list[dict[str, Any]] = []
-    for _ in range(300):
+    for attempt in range(300):
+        if attempt % 100 == 0:
+            cdp.send(
+                "ServiceWorker.deliverPushMessage",
+                {
+                    "origin": base,
+                    "registrationId": registration["registrationId"],
+                    "data": json.dumps(payload),
+                },
+            )
         notices = page.evaluate(SHOWN, payload["tag"])
         if notices:
             break
