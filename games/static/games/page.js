@@ -276,6 +276,7 @@
           var now = document.getElementById(id), next = held[id] || (shown && shown[id]);
           if (now && next) {
             now.replaceWith(next); fresh.push(next);
+            if (id === "orders") keepPlan(now, next);
             // As an htmx swap would say (the tab's title follows the badge: site.js).
             if (id === "move-badge") next.dispatchEvent(new CustomEvent("htmx:oobAfterSwap", {bubbles: true}));
           }
@@ -286,6 +287,40 @@
         return fresh;
       }
     };
+  }
+  /* The orders of the turn being planned, brought again (a poll's answer on its way
+     since before the form came, a look after a push or after Send: the same turn,
+     its status changed), keep what the player has changed in the form shown: the
+     game's planner starts again from the form, and a refresh must not wipe a plan
+     being made. The same turn is the same `turn` field (and `step_no`, in a game of
+     steps); a field the player changed is one whose value is not the one the server
+     drew. `now` has just been replaced by `next`. */
+  var PLANNED_FOR = ["turn", "step_no"];
+  function fieldValue(f, name) { var e = f.elements.namedItem(name); return e ? e.value : null; }
+  function changedByPlayer(e) {
+    if (e.type === "checkbox" || e.type === "radio") return e.checked !== e.defaultChecked;
+    if (e.tagName === "SELECT") return [].some.call(e.options, function (o) { return o.selected !== o.defaultSelected; });
+    return e.value !== e.defaultValue;
+  }
+  function keepPlan(now, next) {
+    var from = $("#orders-form", now), to = $("#orders-form", next);
+    if (!from || !to || PLANNED_FOR.some(function (n) { return fieldValue(from, n) !== fieldValue(to, n); })) return;
+    var nth = {};
+    [].forEach.call(from.elements, function (e) {
+      var tag = e.tagName, type = e.type;
+      if (!e.name || (tag !== "INPUT" && tag !== "TEXTAREA" && tag !== "SELECT") || /^(hidden|submit|button|reset|image|file)$/.test(type)) return;
+      var i = nth[e.name] = (nth[e.name] || 0) + 1;
+      if (!changedByPlayer(e)) return;
+      // Its field in the new form: the same name (a box ticked: the same value too).
+      var same = [].filter.call(to.elements, function (t) { return t.name === e.name && t.tagName === tag && t.type === type; });
+      if (type === "checkbox" || type === "radio") { same.forEach(function (t) { if (t.value === e.value) t.checked = e.checked; }); return; }
+      var t = same[i - 1];
+      if (!t) return;
+      if (tag === "SELECT") {
+        var picked = [].filter.call(e.options, function (o) { return o.selected; }).map(function (o) { return o.value; });
+        [].forEach.call(t.options, function (o) { o.selected = picked.indexOf(o.value) >= 0; });
+      } else t.value = e.value;
+    });
   }
   function quietPolls() {
     // A 304 from the poll means nothing changed: keep the page as it is.
