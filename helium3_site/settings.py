@@ -339,6 +339,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "polling_interval": _positive_float("CELERY_POLLING_INTERVAL", 0.2),
     }
 else:
+    if CELERY_BROKER_URL.startswith("redis://"):
+        # kombu's Redis transport, one client per channel (helium3_site.celery).
+        CELERY_BROKER_TRANSPORT = "helium3_site.celery:RedisTransport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # Our tasks are short; a lost worker's message comes back after this.
         "visibility_timeout": _positive_int("CELERY_VISIBILITY_TIMEOUT", 3600),
