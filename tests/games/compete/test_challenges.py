@@ -5,10 +5,11 @@ emails a player who is away, once; who may challenge whom; the navigation's coun
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.core import mail
 from django.utils import timezone
 from game_factories import UserFactory
@@ -290,11 +291,14 @@ def test_an_invitation_link_seats_whoever_opens_it_until_the_match_starts(
     match = services.match_create(
         creator=player, seat_count=2, ruleset="rps", turn_seconds=600, public=False
     )
-    page = client_for(player).get(f"/matches/{match.pk}/").content.decode()
-    assert "Invite players" in page
     from games.compete.invitations import invitation_path
 
-    link = invitation_path(match)
+    # The link is signed with the time: the page's and this one, made in the same
+    # second (a busy machine once crossed a second between them).
+    with time_machine.travel(datetime.now(UTC), tick=False):
+        page = client_for(player).get(f"/matches/{match.pk}/").content.decode()
+        link = invitation_path(match)
+    assert "Invite players" in page
     assert link in page
     opened = client_for(opponent).get(link)
     assert opened.status_code == 200 and "Take a seat" in opened.content.decode()
