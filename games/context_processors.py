@@ -58,7 +58,7 @@ class Frame:
             return self._moves
         if self.viewer.pk is None:
             return 0
-        return selectors.your_move_seats(self.viewer.pk).count()
+        return selectors.your_move_count(self.viewer.pk)
 
     @cached_property
     def challenges(self) -> int:

@@ -251,3 +251,17 @@ def test_every_field_of_the_form_has_help_beside_it_or_says_enough_itself(player
     for name in ("title", "seat_count", "turn_seconds", "length_minutes", "public", "seat_1"):
         assert '<small class="help" id="id_' + name + '_helptext">' in _field_block(html, name)
     assert Decimal(MatchCreateForm().fields["length_minutes"].initial) == 10
+
+
+def test_the_badges_written_once_count_agrees_with_the_seats_it_counts(
+    two_waiting_one_not, player, opponent, spectator
+):
+    from games import selectors
+
+    counts = {
+        user.username: (selectors.your_move_count(user.pk), selectors.your_move_seats(user.pk))
+        for user in (player, opponent, spectator)
+    }
+    assert {name: n for name, (n, _) in counts.items()} == {"alice": 2, "bob": 1, "carol": 0}
+    for n, seats in counts.values():
+        assert n == seats.count()
