@@ -3,8 +3,8 @@
 Resolving a URL name walks the URL patterns on every call (about a tenth of a match
 page's first view after a turn went to its twenty-odd {% url %} tags, the header's
 among them). What reverse() answers depends only on the name, the arguments, the
-URL configuration, the script prefix and the current namespace, so the answer is
-kept under all of them; a change of the settings (tests) forgets every answer.
+URL configuration, the script prefix, the language and the current namespace, so
+the answer is kept under all of them; a change of the settings (tests) forgets every answer.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from django import template
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.translation import get_language
 
 register = template.Library()
 
@@ -32,15 +33,17 @@ def url_kept(context: template.Context, view_name: str, *args: Any) -> str:
     else:
         current_app = getattr(getattr(request, "resolver_match", None), "namespace", None)
     typed = tuple((type(arg), arg) for arg in args)
-    return _reversed(get_script_prefix(), get_urlconf(), current_app, view_name, typed)
+    where = (get_script_prefix(), get_urlconf(), get_language())
+    return _reversed(where, current_app, view_name, typed)
 
 
 @functools.lru_cache(maxsize=4096)
 def _reversed(
-    prefix: str, urlconf: Any, current_app: str | None, view_name: str, typed: tuple[Any, ...]
+    where: tuple[str, Any, str | None], current_app: str | None, view_name: str, typed: Any
 ) -> str:
-    # reverse() reads the script prefix and the URL configuration itself: both are
-    # in the key, so an answer is only ever given back under the same ones.
+    # reverse() reads the script prefix, the URL configuration and (for patterns
+    # that have one) the language itself: all are in the key, so an answer is only
+    # ever given back under the same ones.
     return reverse(view_name, args=[arg for _, arg in typed], current_app=current_app)
 
 
