@@ -52,9 +52,9 @@ from __future__ import annotations
 
 import importlib
 
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from games.html_text import escape
 from games.play.generic import generic
 from games.presentation_shape import Event, Presentation, RecordField, SeatCounts
 

@@ -22,6 +22,10 @@ from django.db.models import (
     Value,
     When,
 )
+from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
 
 import engine
@@ -220,11 +224,20 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
     user_id = user.pk if user.is_authenticated else None
     signed_in = user_id is not None
     sql, count_params = _version_sql(signed_in=signed_in)
-    params = [*(user_id if p == _NOBODY else p for p in count_params), user_id, match_id]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            found = _prepared_fetchone(cursor, ("version", signed_in), sql, params)
+            # The counts' constants are written into the prepared statement; only the
+            # user and the match are sent with each view.
+            found = _prepared_fetchone(
+                cursor,
+                ("version", signed_in),
+                sql,
+                [*count_params, _NOBODY, _MATCH],
+                user_id,
+                match_id,
+            )
         else:
+            params = [*(user_id if p == _NOBODY else p for p in count_params), user_id, match_id]
             cursor.execute(sql, params)
             found = cursor.fetchone()
     if found is None:
@@ -258,17 +271,16 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
     row["public"] = bool(row["public"])
     # As the ORM makes a row's instance (Model.from_db: the fields not read are
     # deferred, a read of one is a query), at a fraction of the cost of keywords.
-    alias = connection.alias
-    match = Match.from_db(
-        alias,
+    match = _instance(
+        Match,
         _VERSION_MATCH_FIELDS,
         [match_id, *(row[name] for name in _VERSION_MATCH_FIELDS[1:])],
     )
     live = match.status in (Match.Status.RUNNING, Match.Status.PAUSED)
     turn_row = None
     if live and row["turn_id"] is not None:
-        turn_row = Turn.from_db(
-            alias,
+        turn_row = _instance(
+            Turn,
             _VERSION_TURN_FIELDS,
             [
                 row["turn_id"],
@@ -282,8 +294,8 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
     seat = None
     if row["seat_number"] is not None:
         # No pk (the query does not read it): the seat's number and stand-in only.
-        seat = Seat.from_db(
-            alias, _VERSION_SEAT_FIELDS, [None, match_id, row["seat_number"], row["seat_standin"]]
+        seat = _instance(
+            Seat, _VERSION_SEAT_FIELDS, [None, match_id, row["seat_number"], row["seat_standin"]]
         )
     return PageVersion(
         match=match,
@@ -360,7 +372,34 @@ def _from_row(model: Any, row: tuple[Any, ...], fields: Any = None) -> Any:
         for convert in converters:
             value = convert(value, col, connection)
         values[at] = value
-    return model.from_db(connection.alias, names, values)
+    return _instance(model, names, values)
+
+
+def _instance(model: Any, names: list[str], values: list[Any]) -> Any:
+    """`model.from_db(alias, names, values)` (`names`: the fields' attnames in the
+    model's order, the others deferred), made without Model.__init__ when that is
+    the same thing: no pre_init or post_init receiver for the model and every field
+    a plain attribute. __init__ walks every field of the model for each instance,
+    and the page makes one for each seat, user, resolution and the version's rows."""
+    if not _plain_model(model):
+        return model.from_db(connection.alias, names, values)
+    made = model.__new__(model)
+    state = made.__dict__["_state"] = ModelState()
+    state.adding = False
+    state.db = connection.alias
+    made.__dict__.update(zip(names, values, strict=True))
+    return made
+
+
+@functools.cache
+def _plain_model(model: Any) -> bool:
+    """True when Model.__init__ with positional values only sets each field's
+    attname in the instance's __dict__ (and the model state): no signal receivers
+    and no field attribute but Django's deferred ones (whose __set__ only writes it)."""
+    if pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return False
+    plain = (DeferredAttribute, ForeignKeyDeferredAttribute)
+    return all(type(getattr(model, f.attname, None)) in plain for f in model._meta.concrete_fields)
 
 
 _Reader = tuple[list[str], list[tuple[int, Any, list[Any]]]]
@@ -466,6 +505,19 @@ PAGE_DEFERRED = ("record", "initial_state")
 # A user id no account has: the frame's counts are compiled once with it and the
 # request's user put in its place (the ORM takes about a millisecond to write them).
 _NOBODY = -7_340_033
+# The match's id in the version query's parameters (_prepared_fetchone).
+_MATCH = object()
+
+
+def _sql_id(value: int | None) -> str:
+    """An id (or None) as SQL text: a Python int is only ever written as digits."""
+    if value is None:
+        return "NULL"
+    if type(value) is not int:
+        raise TypeError(f"an id must be an int, not {type(value).__name__}")
+    return str(value)
+
+
 _version_sqls: dict[tuple[str, bool], tuple[str, tuple[Any, ...]]] = {}
 
 
@@ -502,9 +554,19 @@ class _Prepared:
 
 
 def _prepared_fetchone(
-    cursor: Any, kind: tuple[str, bool], sql: str, params: list[Any]
+    cursor: Any,
+    kind: tuple[str, bool],
+    sql: str,
+    params: list[Any],
+    user_id: int | None,
+    match_id: int,
 ) -> tuple[Any, ...] | None:
     """`sql`'s first row, run as a statement prepared on this connection.
+
+    `params` are the values of its placeholders, but _NOBODY for the user's id and
+    _MATCH for the match's: those two are the statement's parameters, every other
+    value is written into it when it is prepared, so each view sends only the two
+    ids (written as numbers: no value to quote or to send apart).
 
     PostgreSQL plans the version query anew each time it is sent (its counts'
     subqueries: about two thirds of its cost to the database, on every view of
@@ -520,11 +582,11 @@ def _prepared_fetchone(
     if state is None or state.raw is not raw:
         state = _Prepared(raw)
         connection._h3_prepared = state  # type: ignore[attr-defined]
-    args = "(" + ", ".join(["%s"] * len(params)) + ")" if params else ""
+    args = f"({_sql_id(user_id)}, {_sql_id(match_id)})"
     name = state.names.get(kind)
     if name is not None:
         try:
-            cursor.execute(f"EXECUTE {name}{args}", params)
+            cursor.execute(f"EXECUTE {name}{args}")
             return cast(tuple[Any, ...] | None, cursor.fetchone())
         except DatabaseError:
             state.names.pop(kind, None)
@@ -534,8 +596,17 @@ def _prepared_fetchone(
     name = f"h3_{kind[0]}_{int(kind[1])}_{state.made}"
     pieces = sql.split("%s")
     assert len(pieces) == len(params) + 1, "one parameter for each placeholder"
-    numbered = pieces[0] + "".join(f"${i}{piece}" for i, piece in enumerate(pieces[1:], 1))
-    cursor.execute(f"PREPARE {name} AS {numbered}; EXECUTE {name}{args}", params)
+    numbered = pieces[0]
+    constants = []
+    for value, piece in zip(params, pieces[1:], strict=True):
+        if value is not _MATCH and value == _NOBODY:
+            numbered += "$1" + piece
+        elif value is _MATCH:
+            numbered += "$2" + piece
+        else:  # bound by the client (Django's cursor), so written into the statement
+            numbered += "%s" + piece
+            constants.append(value)
+    cursor.execute(f"PREPARE {name} AS {numbered}; EXECUTE {name}{args}", constants)
     cursor.nextset()
     found = cast(tuple[Any, ...] | None, cursor.fetchone())
     state.names[kind] = name

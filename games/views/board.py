@@ -252,10 +252,20 @@ def _past_view(state: dict[str, Any], viewer: int | None, over: bool) -> dict[st
 
 
 def movie_context(
-    match: Match, viewer: int | None, first: int, last: int, *, with_end: bool
+    match: Match,
+    viewer: int | None,
+    first: int,
+    last: int,
+    *,
+    with_end: bool,
+    view: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Turns first..last as the viewer's copy, one entry per turn (games/history.py),
     with the board before them (and after).
+
+    `view`: the viewer's view of the match's state now (engine.view), if the caller
+    has it: the board after the last turn, when that turn left the state as it is
+    now, is drawn from it rather than from the state parsed once more.
 
     Two queries at most: the resolutions (and the one before, for its state), and
     the initial state when the movie starts at turn 0.
@@ -301,7 +311,11 @@ def movie_context(
         "movie_end": None,
     }
     if with_end:
-        end = _past_view(played[-1].state, viewer, over)
+        after = played[-1].state
+        if view is not None and not over and after == match.state:
+            end = view  # engine.view(after, viewer) is this view: the same state and seat
+        else:
+            end = _past_view(after, viewer, over)
         context["movie_end"] = shown.board(end, caption=f"{shown.place} after turn {last}")
     return context
 
@@ -370,7 +384,9 @@ def _poll_answer(
         last = upto - 1
         first = max(since, last - MOVIE_MAX_TURNS + 1)
         seat_number = seat.number if seat is not None else None
-        context.update(movie_context(match, seat_number, first, last, with_end=True))
+        context.update(
+            movie_context(match, seat_number, first, last, with_end=True, view=page.view)
+        )
     elif page.view is not None and since != int(page.view["turn"]):
         context["board_swap"] = True
     return render(request, "games/_poll.html", context)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+
+from games.html_text import escape
 
 CELL = 32
 MARGIN = 22

@@ -17,11 +17,11 @@ import json
 from typing import Any, ClassVar
 
 from django import forms
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from engine.helium3 import orders as helium3_orders
 from engine.helium3.board import DIRECTIONS
+from games.html_text import escape
 
 LABELS = {
     "robot": "Robot",

@@ -17,7 +17,6 @@ board that is not the viewer's to play would promise an order it cannot send.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import engine
@@ -58,13 +57,17 @@ def check_due(view: dict[str, Any]) -> int:
 
 
 def believed_state(view: dict[str, Any]) -> dict[str, Any]:
-    """The state as the viewer's seat believes it: no shields it cannot see, seed 0."""
-    state = copy.deepcopy(view)
-    state.pop("viewer", None)
+    """The state as the viewer's seat believes it: no shields it cannot see, seed 0.
+
+    A new dict, and a new dict for each robot (those it fills in); every other value
+    is the view's own, which nothing here or in the engine's parse changes (a deep
+    copy of the whole view was about a tenth of a poll that brings a turn)."""
+    state = {key: value for key, value in view.items() if key != "viewer"}
     state.setdefault("seed", 0)
-    for robot in state["robots"]:
-        robot.setdefault("shield", False)
-        robot.setdefault("deflect", None)
+    state["robots"] = [
+        {**robot, "shield": robot.get("shield", False), "deflect": robot.get("deflect")}
+        for robot in view["robots"]
+    ]
     return state
 
 
