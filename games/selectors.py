@@ -437,10 +437,15 @@ _HISTORY_FIELDS = ("id", "turn_number", "step", "seat", "events", "turn_ms")
 _history_sqls: dict[str, str] = {}
 
 
-def _history_rows(match: Match, hidden: int | None, first: int, count: int) -> list[Resolution]:
-    """Every resolution (each step) of `count` played turns, newest first from the
-    `first`-th, but the `hidden` one (a turn still being played), oldest first, with
-    the fields the history reads: one query, written once per database."""
+def _history_rows(
+    match: Match, hidden: int | None, first: int, count: int, *, upto: int
+) -> list[Resolution]:
+    """Every resolution (each step) of `count` played turns before turn `upto`, newest
+    first from the `first`-th, but the `hidden` one (a turn still being played),
+    oldest first, with the fields the history reads: one query, written once per
+    database. `upto` keeps the history to the state the page draws: a turn the
+    worker commits between the page's read of the match and this query is not told
+    beside a board that does not show it yet."""
     sql = _history_sqls.get(connection.vendor)
     if sql is None:
         quote = connection.ops.quote_name
@@ -449,12 +454,12 @@ def _history_rows(match: Match, hidden: int | None, first: int, count: int) -> l
         sql = _history_sqls[connection.vendor] = (
             f"SELECT {columns} FROM {table} r WHERE r.match_id = %s AND r.turn_number IN"
             f" (SELECT DISTINCT p.turn_number FROM {table} p"
-            f"  WHERE p.match_id = %s AND p.turn_number <> %s"
+            f"  WHERE p.match_id = %s AND p.turn_number <> %s AND p.turn_number < %s"
             f"  ORDER BY p.turn_number DESC LIMIT %s OFFSET %s)"
             f" ORDER BY r.turn_number, r.step"
         )
     # No turn is numbered -1: nothing is left out.
-    params = [match.pk, match.pk, -1 if hidden is None else hidden, count, first]
+    params = [match.pk, match.pk, -1 if hidden is None else hidden, upto, count, first]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -711,7 +716,11 @@ def match_page(
     over = bool(view["over"])
     reader = history.reader_for(match.ruleset, match.state, viewer, over=over)
     first = (page.history_page - 1) * HISTORY_PAGE_TURNS
-    recent = _history_rows(match, reader.hidden_turn, first, HISTORY_PAGE_TURNS + 1)
+    # The turns the state has played: those before its turn number, and while a turn
+    # of steps is played (or once the match is over) that turn's rows too.
+    running = match.status == Match.Status.RUNNING and reader.open_turn is None
+    upto = match.turn_number + (0 if running else 1)
+    recent = _history_rows(match, reader.hidden_turn, first, HISTORY_PAGE_TURNS + 1, upto=upto)
     turns = history.entries(recent, reader)[::-1]
     page.history_more = len(turns) > HISTORY_PAGE_TURNS
     page.recent_turns = [_history_turn(t, match.ruleset) for t in turns[:HISTORY_PAGE_TURNS]]
