@@ -1,12 +1,14 @@
 """The Celery app: configuration comes from Django settings (CELERY_* names)."""
 
 import functools
+import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from celery import Celery
+from celery.beat import PersistentScheduler
 from celery.signals import task_postrun, task_prerun
 from celery.worker.consumer import Consumer
 from django.db import close_old_connections
@@ -37,6 +39,30 @@ class BrokerRetryConsumer(Consumer):  # type: ignore[misc]  # celery is untyped
             interval_max=BROKER_RETRY_SECONDS,
         )
         return super().ensure_connected(conn)
+
+
+class BrokerRetryScheduler(PersistentScheduler):  # type: ignore[misc]  # celery is untyped
+    """celery beat's scheduler, retrying a broker it cannot reach every BROKER_RETRY_SECONDS.
+
+    Beat connects when it first sends a task, with kombu's default back-off (2 s, then
+    4, 6, ... up to 30 s): a beat that found the broker down could sit out up to that
+    long after it came back, and with it the clock sweep that queues again the turns a
+    lost broker forgot (tests/faults/test_redis_outage.py).
+    """
+
+    def _ensure_connected(self) -> Any:
+        def _error_handler(exc: Exception, interval: float) -> None:
+            logging.getLogger("celery.beat").error(
+                "beat: Connection error: %s. Trying again in %s seconds...", exc, interval
+            )
+
+        return self.connection.ensure_connection(
+            _error_handler,
+            self.app.conf.broker_connection_max_retries,
+            interval_start=BROKER_RETRY_SECONDS,
+            interval_step=BROKER_RETRY_SECONDS,
+            interval_max=BROKER_RETRY_SECONDS,
+        )
 
 
 class RedisChannel(kombu_redis.Channel):
@@ -73,6 +99,7 @@ class RedisTransport(kombu_redis.Transport):
 app = Celery("helium3_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.worker_consumer = "helium3_site.celery:BrokerRetryConsumer"
+app.conf.beat_scheduler = "helium3_site.celery:BrokerRetryScheduler"
 # The worker keeps its database connections between tasks as a web process does
 # between requests, under Django's own rule, run around each task: a connection
 # that is broken, had an error or is older than CONN_MAX_AGE is dropped, and
