@@ -494,7 +494,7 @@
     [300, 900, 1800].forEach(function (ms) {
       setTimeout(function () {
         var now = $("#poll");
-        if (now && now.getAttribute("hx-get") === url && !current && !pushing()) window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
+        if (now && now.getAttribute("hx-get") === url && !current && !pushing()) askPoll(null);
       }, ms);
     });
   }
@@ -569,8 +569,7 @@
       page.dataset.catchingUp = "1";
       watch();
       var caught = function () { setTimeout(function () { delete page.dataset.catchingUp; }, 1500); };
-      var asked = window.htmx.ajax("GET", page.dataset.pollUrl + "?v=stale&since=" + (+last), {target: "#poll", swap: "outerHTML"});
-      if (asked && asked.then) asked.then(caught, caught); else caught();
+      askPoll(page.dataset.pollUrl + "?v=stale&since=" + (+last)).then(caught, caught);
       // Should no movie come (a lost answer), the page is shown as it is.
       setTimeout(caughtUp, CATCH_UP_MS);
     } else {
@@ -590,10 +589,65 @@
      JSON asked for (signed out, a server page) sends the form the plain way, as the
      page does without JavaScript. */
   var SEND_POLLS = [0, 300, 300, 400, 500, 700, 1000, 1500, 2000, 3000];
-  var sentAwaits = false, sentFor = null, pollsOut = 0;
+  var sentAwaits = false, sentFor = null;
+
+  /* One ask of the poll out at a time, whoever asks (the looks after Send, the poll's
+     own timer, a pushed turn's asks in site.js, the catching up): an ask made while
+     one is on its way waits for its answer, and goes once it is in, once for all the
+     asks made meanwhile, with the poll's URL as that answer left it (an ask of a URL
+     of its own, the look after Send's, goes as it was asked). Two asks out at once
+     were two identical requests, each bringing the turn's movie. `waiting` holds the
+     asks to go, in order: {url (null: the poll's own when it goes), promise}, whose
+     promise is settled once its answer is in. */
+  var pollsOut = 0, waiting = [], asking = false;
   // Poll requests on their way (htmx's own events, whoever asked).
   document.addEventListener("htmx:beforeRequest", function (e) { if (pollEvent(e)) pollsOut++; });
-  document.addEventListener("htmx:afterRequest", function (e) { if (pollEvent(e) && pollsOut > 0) pollsOut--; });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!pollEvent(e) || pollsOut <= 0) return;
+    pollsOut--;
+    // After htmx is done with the answer (its swap in, its element free).
+    setTimeout(askWaiting, 0);
+  });
+  function pollUrl() { var poll = $("#poll[hx-get]"); return poll ? poll.getAttribute("hx-get") : null; }
+  function ask(url) {
+    asking = true;
+    try { var asked = window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"}); } finally { asking = false; }
+    return asked && asked.then ? asked : Promise.resolve();
+  }
+  /* An ask that waits: the poll's own URL is covered by any ask waiting (it goes
+     later than this one was wanted); another URL by the same one waiting. */
+  function wish(url) {
+    var own = !url || url === pollUrl(), found = null;
+    waiting.forEach(function (w) { if (own || w.url === url) found = w; });
+    if (found) return found.promise;
+    var entry = {url: own ? null : url};
+    entry.promise = new Promise(function (resolve) { entry.resolve = resolve; });
+    waiting.push(entry);
+    return entry.promise;
+  }
+  /* Ask the poll (`url`, else its own): at once if nothing is on its way, else once
+     the answer is in. The promise settles once this ask's answer is in. */
+  function askPoll(url) {
+    if (!window.htmx) return Promise.resolve();
+    if (pollsOut > 0 || waiting.length) return wish(url);
+    var go = url || pollUrl();
+    return go ? ask(go) : Promise.resolve();
+  }
+  function askWaiting() {
+    while (!pollsOut && waiting.length) {
+      var w = waiting.shift(), go = w.url || pollUrl();
+      if (!go) { w.resolve(); continue; }  // the match is over: no poll to ask
+      ask(go).then(w.resolve, w.resolve);
+    }
+  }
+  // The asks the page does not make itself (the poll's timer, site.js's after a push,
+  // htmx's own) pass here too: made while one is on its way, they wait.
+  document.addEventListener("htmx:confirm", function (e) {
+    var d = e.detail || {};
+    if (asking || e.defaultPrevented || !pollEvent(e) || !page) return;
+    if (pushing() && !(d.etc && d.etc.returnPromise)) return;  // the timer's: site.js calls it off
+    if (pollsOut > 0 || waiting.length) { e.preventDefault(); wish(d.path); }
+  });
   /* Counts the answers to orders sent that the page has shown (the refusal, or the
      first poll after the orders were accepted): data-orders-answered on <html>, and
      data-orders-answer the last answer, "accepted" or "refused". */
@@ -667,26 +721,23 @@
     setTimeout(function () {
       var poll = $("#poll[hx-get]");
       if (!poll || !window.htmx || +poll.dataset.since > turn) return;
-      if (!current && !queue.length) window.htmx.ajax("GET", poll.getAttribute("hx-get"), {target: "#poll", swap: "outerHTML"});
+      if (!current && !queue.length) askPoll(null);
       if (delay < 48000) lateLook(turn, delay * 2);
     }, delay);
   }
-  function pollAfterSend(turn, first, k, waited) {
+  function pollAfterSend(turn, first, k) {
     if (k >= SEND_POLLS.length) return;
     if (k > 0 && pushing()) return lateLook(turn, 12000);
     setTimeout(function () {
-      // The first look waits for a poll answer on its way (a timer's, a push's ask):
-      // htmx would queue it behind that one, and the next ask would take its place
-      // in the queue, so the look that brings the board after a step would never go.
-      if (k === 0 && pollsOut > 0 && (waited || 0) < 5000) return pollAfterSend(turn, first, 0, (waited || 0) + 50);
       var poll = $("#poll[hx-get]");
       if (!poll || !window.htmx) { if (k === 0) { if (first.sent) first.sent(); answered("accepted"); } return; }
       if (k > 0 && (+poll.dataset.since > turn || pushing())) return;
-      var url = first ? first.url : poll.getAttribute("hx-get");
       var next = function () { if (k === 0) { if (first.sent) first.sent(); answered("accepted"); } pollAfterSend(turn, null, k + 1); };
-      var asked = window.htmx.ajax("GET", url, {target: "#poll", swap: "outerHTML"});
-      if (asked && asked.then) asked.then(next, next); else next();
-    }, waited ? 50 : SEND_POLLS[k]);
+      // A look made while a poll answer is on its way (a timer's, a push's ask) goes
+      // once it is in; the first one as it was asked (the page anew, the board
+      // after a step), and the next look counts from its answer.
+      askPoll(first ? first.url : null).then(next, next);
+    }, SEND_POLLS[k]);
   }
   function send(e) {
     var f = e.target;
