@@ -20,6 +20,7 @@ The ruleset shapes a turn (engine.Ruleset.shape, engine.awaiting):
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -297,17 +298,16 @@ def orders_accept(
     step of a turn made of steps that these orders are for.
     """
     chain = chain_of(match)
-    accept = {"accepted_at": now, "missed": source == Orders.Source.CLOCK}
+    missed = source == Orders.Source.CLOCK
     claimed = (
-        chain.claim(number, Turn.Status.WAITING, Turn.Status.ACCEPTED, **accept) if chain else None
+        chain.claim(
+            number, Turn.Status.WAITING, Turn.Status.ACCEPTED, accepted_at=now, missed=missed
+        )
+        if chain
+        else None
     )
     if claimed is None:
-        claimed = (
-            Turn.objects.filter(match=match, number=number, status=Turn.Status.WAITING).update(
-                status=Turn.Status.ACCEPTED, **accept
-            )
-            == 1
-        )
+        claimed = _turn_accept(match.pk, number, now, missed=missed)
     if not claimed:
         raise Conflict("already_submitted", "Orders for this turn were already accepted.")
     row = Orders(
@@ -328,6 +328,37 @@ def orders_accept(
     # (the orders in, the turn not resolved yet) reaches them with the push hub's
     # sweep (games/push) if the resolution is late.
     return row
+
+
+def _turn_accept(match_id: int, number: int, now: datetime, *, missed: bool) -> bool:
+    """As `Turn.objects.filter(match=..., number=..., status=WAITING).update(status=
+    ACCEPTED, accepted_at=now, missed=missed) == 1`, in SQL written once per database
+    (the ORM took longer to write it than the database to run it, on every orders
+    POST)."""
+    db = connections[router.db_for_write(Turn)]
+    sql = _accept_sqls.get(db.vendor)
+    if sql is None:
+
+        def quote(name: str | None) -> str:
+            return str(db.ops.quote_name(str(name)))
+
+        def column(name: str) -> str:
+            return quote(Turn._meta.get_field(name).column)  # type: ignore[union-attr]
+
+        sql = _accept_sqls[db.vendor] = (
+            f"UPDATE {quote(Turn._meta.db_table)} SET {column('status')} = %s,"
+            f" {column('accepted_at')} = %s, {column('missed')} = %s"
+            f" WHERE {column('match')} = %s AND {column('number')} = %s"
+            f" AND {column('status')} = %s"
+        )
+    accepted_at = Turn._meta.get_field("accepted_at").get_db_prep_save(now, db)
+    params = [Turn.Status.ACCEPTED.value, accepted_at, missed, match_id, number]
+    with db.cursor() as cursor:
+        cursor.execute(sql, [*params, Turn.Status.WAITING.value])
+        return bool(cursor.rowcount == 1)
+
+
+_accept_sqls: dict[str, str] = {}
 
 
 def orders_submit(
@@ -363,11 +394,63 @@ def match_locked(*, match_id: int, user: User) -> tuple[Match, Seat | None]:
     """The match, its row locked (without the replay columns), and `user`'s seat in
     it read under the lock (None: no seat). Match.DoesNotExist if there is no match.
     The caller is in a transaction: it holds the lock until the commit."""
-    match = Match.objects.select_for_update().defer("initial_state", "record").get(pk=match_id)
-    fault_point("submit_locked")
-    # By pk, not the models' ordering (match, then number), which joins the match.
-    seat = Seat.objects.filter(match=match, user=user).order_by("pk").first()
+    if not 0 < match_id < 2**63:  # no such id: the ORM's range check, done by hand
+        raise Match.DoesNotExist("Match matching query does not exist.")
+    db = connections[router.db_for_write(Match)]
+    match_sql, seat_sql = _locked_sqls(db)
+    fields = _locked_match_fields()
+    with db.cursor() as cursor:
+        cursor.execute(match_sql, [match_id])
+        row = cursor.fetchone()
+        if row is None:
+            raise Match.DoesNotExist("Match matching query does not exist.")
+        match: Match = model_from_row(db, Match, row, fields)
+        fault_point("submit_locked")
+        # A statement of its own after the lock is held: it sees a seat changed by
+        # whoever held the lock before (one statement would read the seat as it was
+        # when it began, before waiting for the lock).
+        cursor.execute(seat_sql, [match.pk, user.pk])
+        seat_row = cursor.fetchone()
+    seat = model_from_row(db, Seat, seat_row) if seat_row is not None else None
     return match, seat
+
+
+@functools.cache
+def _locked_match_fields() -> tuple[Any, ...]:
+    """The match's columns match_locked reads: all but the replay's two."""
+    return tuple(
+        f for f in Match._meta.concrete_fields if f.name not in ("initial_state", "record")
+    )
+
+
+def _locked_sqls(db: Any) -> tuple[str, str]:
+    """match_locked's two queries, written once per database: as
+    `Match.objects.select_for_update().defer("initial_state", "record").get(pk=...)`
+    and `Seat.objects.filter(match=..., user=...).order_by("pk").first()` read the
+    rows (the ORM took longer to write them than the database to answer, on every
+    orders POST, the turn's critical path)."""
+    sqls = _locked_sql_by_vendor.get(db.vendor)
+    if sqls is None:
+
+        def quote(name: str | None) -> str:
+            return str(db.ops.quote_name(str(name)))
+
+        columns = ", ".join(f"m.{quote(f.column)}" for f in _locked_match_fields())
+        lock = f" {db.ops.for_update_sql()}" if db.features.has_select_for_update else ""
+        seat_columns = ", ".join(f"s.{quote(f.column)}" for f in Seat._meta.concrete_fields)
+        seat_match = quote(Seat._meta.get_field("match").column)
+        seat_user = quote(Seat._meta.get_field("user").column)
+        sqls = _locked_sql_by_vendor[db.vendor] = (
+            f"SELECT {columns} FROM {quote(Match._meta.db_table)} m"
+            f" WHERE m.{quote(Match._meta.pk.column)} = %s{lock}",
+            f"SELECT {seat_columns} FROM {quote(Seat._meta.db_table)} s"
+            f" WHERE s.{seat_match} = %s AND s.{seat_user} = %s"
+            f" ORDER BY s.{quote(Seat._meta.pk.column)} LIMIT 1",
+        )
+    return sqls
+
+
+_locked_sql_by_vendor: dict[str, tuple[str, str]] = {}
 
 
 def orders_submit_locked(
