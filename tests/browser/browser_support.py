@@ -50,6 +50,22 @@ def sign_in(page: Page, base: str, username: str) -> None:
     page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
 
 
+def halite_duel(player: Any) -> Any:
+    """A 10 x 10 Halite match, `player` in seat 1 against the grower bot, an hour a turn
+    (no clock runs out while the test plays). A test that needs a known map fixes
+    services.matches.secrets.randbelow before calling this."""
+    from games import services
+
+    return services.match_create(
+        creator=player,
+        seat_count=2,
+        turn_seconds=3600,
+        bots=["grower"],
+        ruleset="halite",
+        options={"width": 10, "height": 10},
+    )
+
+
 def settle_board(page: Page, timeout: float = 60_000) -> None:
     """Skip whatever the board is animating and wait until it shows the latest turn."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout

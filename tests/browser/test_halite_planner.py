@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import sending_orders, settle_board
+from browser_support import halite_duel, sending_orders, settle_board
 from playwright.sync_api import Page, expect
 from test_halite_play import PHONE, box_select, click_cell, log_in, piece, planned
 
@@ -31,14 +31,7 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def match_with_pieces_on_the_edges(player: Any) -> Match:
-    match = services.match_create(
-        creator=player,
-        seat_count=2,
-        turn_seconds=3600,
-        bots=["grower"],
-        ruleset="halite",
-        options={"width": 10, "height": 10},
-    )
+    match = halite_duel(player)
     state = copy.deepcopy(match.state)
     assert state["owner"][2][1] == 1
     for x, y in EDGES:

@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import match_over, orders_accepted, sending_orders, settle_board, sign_in
+from browser_support import (
+    halite_duel,
+    match_over,
+    orders_accepted,
+    sending_orders,
+    settle_board,
+    sign_in,
+)
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -201,7 +208,6 @@ def sent_orders(match: Any, turn: int, seat: int) -> set[Move]:
 def test_a_halite_match_is_planned_on_the_board_and_played_to_its_end(
     live_server: Any, page: Page, screenshot_dir: Path, fixed_seed: None
 ) -> None:
-    from games import services
     from games.models import Match
 
     base = live_server.url
@@ -209,14 +215,7 @@ def test_a_halite_match_is_planned_on_the_board_and_played_to_its_end(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_viewport_size(LAPTOP)
     player = log_in(page, base, "navigator")
-    match = services.match_create(
-        creator=player,
-        seat_count=2,
-        turn_seconds=3600,
-        bots=["grower"],
-        ruleset="halite",
-        options={"width": 10, "height": 10},
-    )
+    match = halite_duel(player)
     page.goto(f"{base}/matches/{match.pk}/")
     turns_planned = boxed = 0
     while wait_for_my_move_or_end(page):

@@ -9,7 +9,7 @@ import copy
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import halite_duel, settle_board
 from playwright.sync_api import Page, expect
 from test_halite_play import CELL_CENTRE, click_cell, log_in, planned
 
@@ -28,14 +28,7 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def match_with_two_pieces_side_by_side(player: Any) -> Match:
     """Seat 1 holds (1, 2) and its east neighbour (2, 2), strength 60."""
-    match = services.match_create(
-        creator=player,
-        seat_count=2,
-        turn_seconds=3600,
-        bots=["grower"],
-        ruleset="halite",
-        options={"width": 10, "height": 10},
-    )
+    match = halite_duel(player)
     state = copy.deepcopy(match.state)
     assert state["owner"][2][1] == 1 and state["owner"][2][2] == 0
     state["owner"][2][2], state["strength"][2][2] = 1, 60

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import orders_accepted, sending_orders
+from browser_support import halite_duel, orders_accepted, sending_orders
 from playwright.sync_api import Page, expect
 from test_board_planner import log_in_and_start, plan_a_move
 from test_halite_play import captures, fixed_seed, give, log_in, planned, wait_for_my_move_or_end
@@ -38,20 +38,12 @@ def bring_the_same_turn_again(page: Page) -> None:
 def test_a_halite_plan_stays_when_the_same_turn_is_brought_again(
     live_server: Any, page: Page, fixed_seed: None
 ) -> None:
-    from games import services
     from games.models import Orders
 
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     player = log_in(page, live_server.url, "keeper")
-    match = services.match_create(
-        creator=player,
-        seat_count=2,
-        turn_seconds=3600,
-        bots=["grower"],
-        ruleset="halite",
-        options={"width": 10, "height": 10},
-    )
+    match = halite_duel(player)
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     assert wait_for_my_move_or_end(page)
     state = match.state

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser_support import orders_accepted, sending_orders, settle_board, sign_in
+from browser_support import halite_duel, orders_accepted, sending_orders, settle_board, sign_in
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -174,18 +174,10 @@ def test_without_javascript_halites_form_posts_and_comes_back_to_the_match(
 ) -> None:
     from game_factories import UserFactory
 
-    from games import services
     from games.models import Match
 
     player = UserFactory(username="plainhalite")
-    match = services.match_create(
-        creator=player,
-        seat_count=2,
-        turn_seconds=3600,
-        bots=["grower"],
-        ruleset="halite",
-        options={"width": 10, "height": 10},
-    )
+    match = halite_duel(player)
     context = browser.new_context(java_script_enabled=False, viewport=LAPTOP)
     page = context.new_page()
     try:
