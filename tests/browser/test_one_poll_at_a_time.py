@@ -5,11 +5,11 @@ out at once cost a request each turn and brought the turn's movie twice. An ask
 wanted meanwhile goes once the answer is in, so no turn is missed: each turn's
 movie comes once, and the page comes back to the player's move every turn.
 
-Counted twice: the requests the browser makes to the poll (Playwright's, from each
-leaving until it finished), and the page's own (XMLHttpRequest's, from send until
-its answer was in, loadend), each with the movie its answer brought. With the push
-channel open too: a turn told while the look after Send is still on its way makes
-the page ask (site.js) beside it."""
+Counted twice: the requests the browser makes to the poll (Playwright's), and the
+page's own asks (XMLHttpRequest's, each out from send until its answer is in,
+loadend), each with the movie its answer brought. With the push channel open too: a
+turn told while the look after Send is still on its way makes the page ask (site.js)
+beside it."""
 
 from __future__ import annotations
 
@@ -56,7 +56,9 @@ POLL_ASKS = """(() => {
 
 class Requests:
     """The poll requests the browser makes (Playwright's view): how many, and the most
-    on their way at once (from each request leaving until it finished or failed)."""
+    on their way at once (from each request leaving until it finished or failed), told
+    only: Playwright may tell a request finished after the next one left when the
+    page asks again at once, so the page's own count is the one held to one."""
 
     def __init__(self, page: Page, match_id: int) -> None:
         self.path = f"/matches/{match_id}/poll/"
@@ -148,9 +150,10 @@ def test_after_send_the_page_has_one_poll_ask_out_at_a_time(
         f" the page's {len(asks)} asks ({most} at most out at once, {len(beside)} beside another),"
         f" movies per turn {movies}"
     )
-    assert requests.made == len(asks), (requests.made, asks)
+    # The same requests in both counts (one may be leaving as the page is read).
+    answered = [ask for ask in asks if ask["status"] is not None]
+    assert len(answered) <= requests.made <= len(asks), (requests.made, asks)
     assert most == 1, beside
-    assert requests.most == 1, requests.most
     # Each turn played came in one movie, once.
     assert movies == {t: 1 for t in range(first, first + TURNS)}, movies
     assert not errors, errors
