@@ -27,9 +27,10 @@ from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttrib
 from django.db.models.query_utils import DeferredAttribute
 from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
+from django.utils.safestring import SafeString
 
 import engine
-from games import history
+from games import history, panel_rows
 from games.models import AT_ONCE, Match, NotificationSettings, Orders, Resolution, Seat, Turn
 from games.viewers import Viewer
 
@@ -671,6 +672,16 @@ class MatchPage:
     @property
     def over(self) -> bool:
         return bool(self.view and self.view["over"])
+
+    def seat_rows(self) -> SafeString:
+        """The panel's players table rows (games/panel_rows.py)."""
+        return panel_rows.seat_rows(
+            self.money, self.view, self.seat.number if self.seat is not None else None
+        )
+
+    def robot_rows(self) -> SafeString:
+        """The panel's table rows of the viewer's robots (games/panel_rows.py)."""
+        return panel_rows.robot_rows(self.my_robots)
 
 
 def awaited_in(view: dict[str, Any]) -> list[int]:
