@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypeVar
 
-from engine.errors import OrdersError, ShapeError
+from engine.errors import EngineError, OrdersError, ShapeError
 from engine.helium3 import timing
 from engine.helium3.board import (
     _FREE_PATHS,
@@ -52,8 +52,8 @@ class Turn:
     """
 
     __slots__ = (
-        "state", "helium_shared", "width", "height", "index", "occ", "living", "copied",
-        "events", "start", "end",
+        "state", "helium_shared", "width", "height", "index", "occ", "living", "original",
+        "events", "start", "end", "shield_met",
     )  # fmt: skip
 
     noun: ClassVar[str] = "Robot"
@@ -68,34 +68,38 @@ class Turn:
         self.helium_shared = True
         self.width = state.width
         self.height = state.height
-        self.index = new.index
+        self.index = new._index or new.index
+        # A robot is copied before its first change in this turn (`mut`): until then
+        # it is the very object of the state the turn started from.
+        self.original = state.robots
         known = state._derived
         if known is not None and known.robots == state.robots:  # `State.derived`
-            self.occ = dict(known.occupancy)
+            self.occ = known.occupancy.copy()  # (`dict.copy` clones the table: faster)
             self.living = known.living
         else:
             self.occ = state.occupancy()
             self.living = None
-        self.copied: set[int] = set()
         self.events: list[Event] = []
         self.start = 0  # when the next action begins
         self.end = 0  # when the last event so far ends
+        # Whether a weapon has met a raised shield (`hit`, `fire_laser`; a rule that
+        # reads another robot's shield elsewhere must set it too): from there, a board
+        # without the opponents' shields may go another way (`_on_belief`).
+        self.shield_met = False
 
     def helium(self) -> list[int]:
         """The state's helium grid to change, copied before its first change in this turn."""
         if self.helium_shared:
-            self.state.helium = self.state.helium[:]
+            self.state.helium = self.state.helium.copy()
             self.helium_shared = False
         return self.state.helium
 
     def mut(self, i: int) -> Any:
         """The robot at index i, copied before its first change in this turn."""
         robots = self.state.robots
-        copied = self.copied
-        if i in copied:
-            return robots[i]
-        copied.add(i)
-        robots[i] = robot = robots[i].copy()
+        robot = robots[i]
+        if robot is self.original[i]:
+            robots[i] = robot = robot.copy()
         return robot
 
     def emit(self, event: Event) -> None:
@@ -239,7 +243,9 @@ class Turn:
         the robot turns to face its way (`face`, written out here)."""
         if not path:
             return t
-        robot = self.mut(i)
+        robot = self.state.robots[i]
+        if robot is self.original[i]:  # not copied yet in this turn (`mut`)
+            robot = self.mut(i)
         w = self.width
         occ = self.occ
         events = self.events
@@ -287,12 +293,9 @@ class Turn:
     def perform(self, action: Action, i: int, path: list[Cell]) -> None:
         t = self.start
         robots = self.state.robots
-        copied = self.copied
-        if i in copied:
-            robot = robots[i]
-        else:  # `mut`
-            copied.add(i)
-            robots[i] = robot = robots[i].copy()
+        robot = robots[i]
+        if robot is self.original[i]:  # `mut`
+            robots[i] = robot = robot.copy()
         robot.active = True
         robot.armed = None
         robot.shield = False
@@ -395,6 +398,7 @@ class Turn:
                 continue
             at = t + cells * timing.LASER_CELL_MS
             if other.shield:
+                self.shield_met = True
                 segments.append([seg_start, [x, y]])
                 turn_to = self.shield_meets_beam(j, at)
                 if turn_to is None:
@@ -444,6 +448,7 @@ class Turn:
         if not robot.active and self.inactive_immune:
             return
         if robot.shield:
+            self.shield_met = True
             self.absorb(j, t)
             return
         self.destroy(j, t)
@@ -502,10 +507,26 @@ def resolve(state: State, orders: Orders) -> tuple[State, list[Event], int]:
     The caller has checked that the match runs, the seat is to move and the turn
     number matches (see `engine.helium3.api.apply`).
     """
-    turn = perform_orders(Turn, state, orders)
-    new, events, turn_ms = _clock(turn)
+    if orders.actions:
+        new, events, turn_ms = _clock(perform_orders(Turn, state, orders))
+    else:
+        new, events, turn_ms = _pass(state, orders.seat)
     _advance(new, events, turn_ms)
     return new, events, turn_ms
+
+
+def _pass(state: State, seat: int) -> tuple[State, list[Event], int]:
+    """A turn of no action, as `perform_orders` and `_clock` make it without a working
+    copy: the state with the clock moved on by the shortest turn, and a `pass` event.
+    Its robots are the state's, so what the turn before knew of them holds for it too."""
+    new = state.copy(helium=state.helium)
+    known = state._derived
+    if known is not None and known.robots == state.robots:
+        new._derived = known
+    new.turn += 1
+    new.clock_ms += timing.MIN_TURN_MS
+    events: list[Event] = [{"type": "pass", "t_ms": 0, "duration_ms": 0, "seat": seat}]
+    return new, events, timing.MIN_TURN_MS
 
 
 def resolve_with(
@@ -521,7 +542,7 @@ def _clock(turn: Turn) -> tuple[State, list[Event], int]:
     turn knew of its robots is left on the state for the next turn (`Derived`)."""
     turn_ms = turn.end if turn.end > timing.MIN_TURN_MS else timing.MIN_TURN_MS
     new = turn.state
-    new._derived = Derived(new.robots[:], turn.occ, turn.living)
+    new._derived = Derived(new.robots.copy(), turn.occ, turn.living)
     new.turn += 1
     new.clock_ms += turn_ms
     return new, turn.events, turn_ms
@@ -538,18 +559,40 @@ def perform_orders(turn_class: type[TurnT], state: State, orders: Orders) -> Tur
     """
     many = len(orders.actions)
     indexes = _indexes(state, orders, turn_class.noun) if many else []
-    on_belief = many > 1 and _needs_belief(state, orders)
-    if on_belief:
-        _run(turn_class, masked(state, orders.seat), orders, indexes, lenient=False)
-    turn = _run(turn_class, state, orders, indexes, lenient=on_belief)
+    if many > 1 and _needs_belief(state, orders):
+        turn = _on_belief(turn_class, state, orders, indexes)
+    else:
+        turn = _run(turn_class, state, orders, indexes, lenient=False)
     if not turn.events:
         turn.emit({"type": "pass", "t_ms": 0, "duration_ms": 0, "seat": orders.seat})
     return turn
 
 
+def _on_belief(turn_class: type[TurnT], state: State, orders: Orders, indexes: list[int]) -> TurnT:
+    """The orders judged on the board the seat believes in, then performed on the real
+    one with what reality forbids skipped.
+
+    Belief and reality differ only in opponents' shields and deflects, and nothing
+    reads a shield before a weapon meets it (`Turn.shield_met`): until then the two
+    boards go the same way. So reality is tried first, strictly: when it met no
+    shield, belief would have done the same, error included, and that run is the turn.
+    """
+    turn = turn_class(state)
+    try:
+        _perform(turn, orders, indexes, lenient=False)
+    except EngineError:
+        if not turn.shield_met:
+            raise
+    else:
+        if not turn.shield_met:
+            return turn
+    _run(turn_class, masked(state, orders.seat), orders, indexes, lenient=False)
+    return _run(turn_class, state, orders, indexes, lenient=True)
+
+
 def _indexes(state: State, orders: Orders, noun: str) -> list[int]:
     seat = orders.seat
-    index = state.index
+    index = state._index or state.index
     indexes: list[int] = []
     for n, action in enumerate(orders.actions):
         i = index.get(action.robot)
@@ -584,8 +627,15 @@ def _run(
 ) -> TurnT:
     """Perform the actions in order; with `lenient`, one reality forbids is skipped."""
     turn = turn_class(state)
+    _perform(turn, orders, indexes, lenient=lenient)
+    return turn
+
+
+def _perform(turn: Turn, orders: Orders, indexes: list[int], *, lenient: bool) -> None:
     robots = turn.state.robots
-    for n, (action, i) in enumerate(zip(orders.actions, indexes, strict=True)):
+    actions = orders.actions
+    for n, i in enumerate(indexes):
+        action = actions[n]
         if not robots[i].alive:
             turn.emit({"type": "skipped", "t_ms": turn.start, "duration_ms": 0,
                        "robot": robots[i].id, "reason": "robot_destroyed"})  # fmt: skip
@@ -599,7 +649,6 @@ def _run(
                        "robot": robots[i].id, "reason": error.code})  # fmt: skip
             continue
         turn.perform(action, i, path)
-    return turn
 
 
 def masked(state: State, seat: int) -> State:
@@ -617,24 +666,33 @@ def masked(state: State, seat: int) -> State:
 
 def _advance(state: State, events: list[Event], turn_ms: int) -> None:
     """Pass the move to the next seat with robots, or end the match."""
-    living = state.living_seats()
+    known = state._derived  # `State.living_seats`, read in place
+    if known is not None and known.living is not None and known.robots == state.robots:
+        living = known.living
+    else:
+        living = state.living_seats()
     if len(living) <= 1:
         state.termination = "elimination"
     elif state.clock_ms >= state.length_ms:
         state.termination = "clock"
     else:
-        # `next_seat`, written out: the first living seat after the one to move.
+        # `next_seat`, written out: the first living seat after the one to move, else
+        # (round the table) the first living seat.
         to_move = state.to_move
         after = False
+        first = None
         for seat in state.money:
-            if after and seat in living:
-                state.to_move = seat
-                return
+            if seat in living:
+                if after:
+                    state.to_move = seat
+                    return
+                if first is None:
+                    first = seat
             if seat == to_move:
                 after = True
-        state.to_move = next_seat(state, living)
+        state.to_move = first
         return
-    end_match(state, events, turn_ms, living)
+    end_match(state, events, turn_ms, living[:])
 
 
 def next_seat(state: State, living: list[int]) -> int:

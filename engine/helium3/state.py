@@ -123,18 +123,19 @@ class State:
         copy.seed = self.seed
         copy.width = self.width
         copy.height = self.height
-        copy.helium = self.helium[:] if helium is None else helium
-        copy.money = dict(self.money)
-        copy.robots = self.robots[:]
+        copy.helium = self.helium.copy() if helium is None else helium
+        copy.money = self.money.copy()
+        copy.robots = self.robots.copy()
         copy.turn = self.turn
         copy.to_move = self.to_move
         copy.clock_ms = self.clock_ms
         copy.length_ms = self.length_ms
         copy.over = self.over
-        copy.winners = self.winners[:]
+        copy.winners = self.winners.copy()
         copy.termination = self.termination
         copy.ruleset = self.ruleset
-        copy._index = self.index if self._index is None else self._index
+        index = self._index
+        copy._index = self.index if index is None else index
         copy._derived = None
         return copy
 
@@ -158,7 +159,7 @@ class State:
         living robot."""
         known = self.derived()
         if known is not None:
-            return dict(known.occupancy)
+            return known.occupancy.copy()
         w = self.width
         return {r.y * w + r.x: i for i, r in enumerate(self.robots) if r.alive}
 
