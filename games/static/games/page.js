@@ -608,6 +608,14 @@
     // After htmx is done with the answer (its swap in, its element free).
     setTimeout(askWaiting, 0);
   });
+  /* A poll request unanswered after 20 s (the page's data-poll-timeout-ms, if given)
+     is given up (htmx:timeout, then htmx:afterRequest as for any answer): one that
+     never came back would otherwise hold every later ask, the timer's and the pushed
+     turns' included. */
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (!pollEvent(e) || e.detail.timeout) return;
+    e.detail.timeout = (page && +page.dataset.pollTimeoutMs) || 20000;
+  });
   function pollUrl() { var poll = $("#poll[hx-get]"); return poll ? poll.getAttribute("hx-get") : null; }
   function ask(url) {
     asking = true;
