@@ -1,5 +1,5 @@
 """The rows of the match page's two panel tables, the players and the viewer's
-robots, joined here instead of in the template's loops.
+robots, and the history's turns, joined here instead of in the template's loops.
 
 The panel is in every first view, every poll that brings a change and the look
 after Send; its two loops ran Django's template engine node by node for every
@@ -81,5 +81,24 @@ def robot_rows(robots: list[dict[str, Any]]) -> SafeString:
             f"<td>({_text(_key(r, 'x'))}, {_text(_key(r, 'y'))})</td>\n"
             f"          <td>{state}</td>\n"
             f'          <td class="num">{_text(number(_key(r, "mined")))}</td></tr>\n      '
+        )
+    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
+
+
+def turn_rows(turns: list[dict[str, Any]]) -> SafeString:
+    """The history's list items (`page.recent_turns`), as the template's loop wrote
+    them; a line for none."""
+    if not turns:
+        return mark_safe("\n    <li>No turn resolved yet.</li>\n  ")
+    out = []
+    for t in turns:
+        turn = _text(_key(t, "number"))
+        seat = f" · seat {_text(t['seat'])}" if t.get("seat") else ""
+        out.append(
+            f'\n    <li class="turn" data-turn="{turn}">\n'
+            f"      <h3>Turn {turn}{seat}\n"
+            f'        <button type="button" class="replay-turn" data-turn="{turn}" hidden>'
+            f'Replay<span class="vh"> turn {turn}</span></button></h3>\n'
+            f"      <ul>{_text(_key(t, 'lines_html'))}</ul>\n    </li>\n  "
         )
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped

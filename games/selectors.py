@@ -683,6 +683,10 @@ class MatchPage:
         """The panel's table rows of the viewer's robots (games/panel_rows.py)."""
         return panel_rows.robot_rows(self.my_robots)
 
+    def turn_rows(self) -> SafeString:
+        """The history's list items of this page's turns (games/panel_rows.py)."""
+        return panel_rows.turn_rows(self.recent_turns)
+
 
 def awaited_in(view: dict[str, Any]) -> list[int]:
     """The seats a view says the turn waits for: every awaited seat of a turn at once,

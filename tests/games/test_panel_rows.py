@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.template import engines
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 
 from games import catalog, panel_rows, selectors, services
 from games.models import Match, Seat
@@ -127,3 +128,57 @@ def test_every_game_s_page_has_the_loops_rows(ruleset: str, player: Any, opponen
     assert seats_text in body
     if page.my_robots:
         assert robots_text in body
+
+
+HISTORY_LOOP = """<ol class="turns">
+  {% for t in page.recent_turns %}
+    <li class="turn" data-turn="{{ t.number }}">
+      <h3>Turn {{ t.number }}{% if t.seat %} · seat {{ t.seat }}{% endif %}
+        <button type="button" class="replay-turn" data-turn="{{ t.number }}" hidden>Replay<span class="vh"> turn {{ t.number }}</span></button></h3>
+      <ul>{{ t.lines_html }}</ul>
+    </li>
+  {% empty %}
+    <li>No turn resolved yet.</li>
+  {% endfor %}
+  </ol>"""
+HISTORY_NOW = '<ol class="turns">\n  {{ rows }}\n  </ol>'
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        [],
+        [
+            {"number": 12, "seat": 3, "lines_html": mark_safe("<li>Robot 3-1 moved.</li>")},
+            {"number": 11, "seat": None, "lines_html": "<li>not safe & escaped</li>"},
+            {"number": 10, "seat": 0, "lines_html": mark_safe("")},
+            {"number": 9, "seat": "<2>"},
+            {"seat": 1, "lines_html": mark_safe("<li>x</li>")},
+        ],
+    ],
+)
+def test_the_history_items_are_the_loop_s_text(turns: list[Any]) -> None:
+    django = engines["django"]
+    expected = django.from_string(HISTORY_LOOP).render(
+        {"page": SimpleNamespace(recent_turns=turns)}
+    )
+    assert django.from_string(HISTORY_NOW).render({"rows": panel_rows.turn_rows(turns)}) == expected
+
+
+@pytest.mark.django_db
+def test_a_page_s_history_has_the_loop_s_items(player: Any, opponent: Any) -> None:
+    match = services.match_create(creator=player, seat_count=2, bots=["fighter"])
+    for _ in range(3):
+        number = match.turn_number
+        services.orders_submit(match_id=match.pk, user=player, turn=number, actions=[])
+        services.turn_resolve(match_id=match.pk, number=number)
+        match.refresh_from_db()
+    seats = list(Seat.objects.filter(match=match).select_related("user"))
+    for seat in (seats[0], None):
+        page = selectors.match_page(match, seat, seats=seats)
+        assert len(page.recent_turns) >= 3
+        expected = engines["django"].from_string(HISTORY_LOOP).render({"page": page})
+        assert f'<ol class="turns">\n  {page.turn_rows()}\n  </ol>' == expected
+    body = client_for(player).get(reverse("games:match-detail", args=[match.pk])).content.decode()
+    page = selectors.match_page(match, seats[0], seats=seats)
+    assert engines["django"].from_string(HISTORY_LOOP).render({"page": page}) in body
