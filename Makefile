@@ -29,9 +29,10 @@ venv: $(BIN)/python
 # (pytest-xdist; each process has a test database, a Celery worker thread and broker
 # queues of its own, so no test waits for another's). With DATABASE_URL and
 # CELERY_BROKER_URL set (CI) the site tests run on PostgreSQL and Redis. The fault tests
-# (tests/faults, marker `faults`) come after them, in a run of their own: they kill and
-# restart their own PostgreSQL, Redis, web and worker processes (docs/operations.md,
-# "Faults and bad input"); each process of the run has a private PostgreSQL and Redis.
+# (tests/faults, marker `faults`) come after them, in a run of their own (beside the
+# browser tests, FAULTS_BESIDE below): they kill and restart their own PostgreSQL,
+# Redis, web and worker processes (docs/operations.md, "Faults and bad input"); each
+# process of the run has a private PostgreSQL and Redis.
 # The browser tests (tests/browser) run last, on BROWSER_PROCESSES processes: each one
 # the system Chromium, a live server, a database and a Celery worker of its own.
 # `worksteal`: a process that runs out of tests takes some of the other's, so a few long
@@ -41,8 +42,17 @@ venv: $(BIN)/python
 # end (BROWSER_LOG): their databases and queues have names of their own
 # (tests/browser/conftest.py, isolated_broker). Their timed tests (a turn within so many
 # seconds) have less room then on a busy machine, so it is not the default.
+# By default (FAULTS_BESIDE=1) the fault tests run beside the browser tests, once the site
+# tests have passed, their output printed once both end (FAULTS_LOG): both stages mostly
+# wait (the fault tests for outages, restarts and deadlines, the browser tests for pages,
+# turns and animations), and neither shares a server, a database or a queue with the
+# other (the fault tests' PostgreSQL and Redis are their own). FAULTS_BESIDE=0 runs them
+# alone, before the browser tests.
 BROWSER_BESIDE ?= 0
 BROWSER_LOG ?= ci-artifacts/browser-tests.log
+FAULTS_BESIDE ?= 1
+FAULTS_LOG ?= ci-artifacts/fault-tests.log
+FAULT_TESTS = $(BIN)/pytest tests/faults -m faults -n $(TEST_PROCESSES) --dist worksteal
 BROWSER_TESTS = PGOPTIONS="$(THROWAWAY_PG)" $(BIN)/pytest tests/browser -n $(BROWSER_PROCESSES) \
 	--dist worksteal --durations=20
 # Each test process imports the site's modules and some 150 test modules, compiling them
@@ -61,6 +71,8 @@ test: venv
 	  $(BROWSER_TESTS) >$(BROWSER_LOG) 2>&1 & browser=$$!; \
 	  trap 'kill $$browser 2>/dev/null' INT TERM; \
 	fi; \
+	faults_beside=; \
+	if [ "$(FAULTS_BESIDE)" = 1 ] && [ -z "$$browser" ]; then faults_beside=1; fi; \
 	others=0; \
 	{ set -x; \
 	  $(BIN)/mypy engine && \
@@ -68,13 +80,24 @@ test: venv
 	  $(BIN)/pytest tests/engine -n $(TEST_PROCESSES) --dist worksteal && \
 	  PGOPTIONS="$(THROWAWAY_PG)" $(BIN)/pytest tests -m "not faults" --ignore=tests/browser \
 		--ignore=tests/engine -n $(TEST_PROCESSES) --dist worksteal --durations=20 && \
-	  $(BIN)/pytest tests/faults -m faults -n $(TEST_PROCESSES) --dist worksteal; \
+	  { test -n "$$faults_beside" || $(FAULT_TESTS); }; \
 	} || others=$$?; \
 	{ set +x; } 2>/dev/null; \
 	if [ -n "$$browser" ]; then \
 	  wait $$browser && browsers=0 || browsers=$$?; \
 	  echo "----- browser tests ($(BROWSER_LOG)) -----"; cat $(BROWSER_LOG); \
 	  test $$others -eq 0 && test $$browsers -eq 0; \
+	elif [ -n "$$faults_beside" ]; then \
+	  test $$others -eq 0 || exit $$others; \
+	  mkdir -p $(dir $(FAULTS_LOG)); \
+	  echo "fault tests: started beside the browser tests, output in $(FAULTS_LOG) at the end"; \
+	  $(FAULT_TESTS) >$(FAULTS_LOG) 2>&1 & faults=$$!; \
+	  trap 'kill $$faults 2>/dev/null' INT TERM; \
+	  { set -x; $(BROWSER_TESTS); } && browsers=0 || browsers=$$?; \
+	  { set +x; } 2>/dev/null; \
+	  wait $$faults && faulted=0 || faulted=$$?; \
+	  echo "----- fault tests ($(FAULTS_LOG)) -----"; cat $(FAULTS_LOG); \
+	  test $$browsers -eq 0 && test $$faulted -eq 0; \
 	else \
 	  test $$others -eq 0 && { set -x; $(BROWSER_TESTS); }; \
 	fi
