@@ -78,16 +78,17 @@ class Requests:
             self.out -= 1
 
 
-def told_while_looking(match_id: int) -> Callable[[Route], None]:
+def told_while_looking(match_id: int, sent: dict[str, int]) -> Callable[[Route], None]:
     """The look after Send is answered (as the page was before the turn), then the
-    turn resolves and is told while that answer is still on its way: the page's asks
-    on hearing it come while a poll request is out."""
+    turn the Send completed (`sent["turn"]`, the one it leads to) resolves and is told
+    while that answer is still on its way: the page's asks on hearing it come while a
+    poll request is out. A worker left running by an earlier test may have resolved it
+    already: the turn is named, not read from the match, so that is no other turn."""
     from games.models import Match
 
     def answer(route: Route) -> None:
         response = route.fetch()
-        match = Match.objects.get(pk=match_id)
-        resolve_turn(match, match.state["turn"] + 1)
+        resolve_turn(Match.objects.get(pk=match_id), sent["turn"])
         time.sleep(0.8)  # the page hears of the turn meanwhile
         route.fulfill(response=response)
 
@@ -114,9 +115,12 @@ def test_after_send_the_page_has_one_poll_ask_out_at_a_time(
     requests = Requests(page, match.pk)
     page.add_init_script(POLL_ASKS)
     page.goto(f"{base}/matches/{match.pk}/")
+    sent: dict[str, int] = {}  # the turn the last Send leads to
     if channel == "pushed":
         page.wait_for_function("() => window.h3Push && window.h3Push.up === true", timeout=15_000)
-        page.route(lambda url: "/poll/" in url and "v=sent" in url, told_while_looking(match.pk))
+        page.route(
+            lambda url: "/poll/" in url and "v=sent" in url, told_while_looking(match.pk, sent)
+        )
     first = None
     for _ in range(TURNS):
         assert wait_for_my_move_or_end(page)
@@ -124,6 +128,7 @@ def test_after_send_the_page_has_one_poll_ask_out_at_a_time(
         turn = match.state["turn"]
         first = turn if first is None else first
         expect(page.locator("#board-wrap svg.board")).to_have_attribute("data-turn", str(turn))
+        sent["turn"] = turn + 1
         with sending_orders(page):
             page.locator("#bar-send").click()
         orders_accepted(page)
