@@ -26,10 +26,14 @@ def test_the_site_runs_beat_with_the_retrying_scheduler() -> None:
 
 
 def test_beat_tries_an_unreachable_broker_again_every_second(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # An app of its own, not made the current one; the environment's broker (CI's)
+    # would take precedence over the one given here.
+    monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
     lost = Celery(
         "lost-broker",
+        set_as_current=False,
         broker=f"redis://127.0.0.1:{_closed_port()}/0",
         broker_transport="helium3_site.celery:RedisTransport",
         broker_connection_max_retries=3,
@@ -44,3 +48,4 @@ def test_beat_tries_an_unreachable_broker_again_every_second(
     # kombu's own back-off would have waited 2 + 4 + 6 s for the same three retries.
     assert took < 3 * BROKER_RETRY_SECONDS + 5
     scheduler.close()
+    lost.close()
