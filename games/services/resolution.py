@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -58,12 +58,23 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
     match is not running.
     """
     with transaction.atomic():
-        match = _match_locked(match_id)
-        if match is None or match.status != Match.Status.RUNNING:
-            return None
-        fault_point("resolve_locked")
-        now = timezone.now()
-        claim = _claim(match, number, now, seats=True)
+        db = connections[router.db_for_write(Match)]
+        if db.vendor == "postgresql" and binds_on_client(db):
+            # The lock and the claim in one round trip (the claim only while the
+            # match runs): nobody else sees the claim before the commit, so to the
+            # other processes this is the same step as the lock alone.
+            now = timezone.now()
+            match, claim = _match_locked_claiming(db, match_id, number, now)
+            if match is None or match.status != Match.Status.RUNNING:
+                return None
+            fault_point("resolve_locked")
+        else:
+            match = _match_locked(match_id)
+            if match is None or match.status != Match.Status.RUNNING:
+                return None
+            fault_point("resolve_locked")
+            now = timezone.now()
+            claim = _claim(match, number, now, seats=True)
         if claim is None:
             log.info("turn %s of match %s: another delivery got there first", number, match_id)
             return None
@@ -82,11 +93,13 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
                 if claim is not None:
                     _resolve_claimed(match, following, now, claim)
                     played += 1
-            chain.finish(match)
         if chain.ring:
             ring_on_commit(match.pk)  # once for the chain's turns (games/push)
         for left in chain.accepted:  # outside the chain: queued after the commit
             queue_resolution(match.pk, left)
+        # The transaction's last writes, and its commit with them when this is the
+        # outermost transaction: nothing may run in it after this.
+        chain.finish(match, commit=True)
     fault_point("resolve_done")
     return resolution
 
@@ -110,9 +123,26 @@ def _match_locked(match_id: int) -> Match | None:
     durable can rest on a lost resolution either: the next orders, made after seeing
     it, flush the log up to their own commit, which is after it.
     """
-    using = router.db_for_write(Match)
-    db = connections[using]
-    fields = [f for f in Match._meta.concrete_fields if f.name not in ("initial_state", "record")]
+    db = connections[router.db_for_write(Match)]
+    with db.cursor() as cursor:
+        cursor.execute(_match_sql(db), [match_id])
+        row = cursor.fetchone()
+    return None if row is None else _match_from_row(db, row)
+
+
+_MATCH_FIELDS = [
+    f for f in Match._meta.concrete_fields if f.name not in ("initial_state", "record")
+]
+
+
+def _match_from_row(db: Any, row: Sequence[Any]) -> Match:
+    match: Match = model_from_row(db, Match, row[: len(_MATCH_FIELDS)], _MATCH_FIELDS)
+    return match
+
+
+def _match_sql(db: Any) -> str:
+    """_match_locked's statement (its one parameter: the match's id)."""
+    fields = _MATCH_FIELDS
     sql = _match_sqls.get(db.vendor)
     if sql is None:
 
@@ -127,13 +157,7 @@ def _match_locked(match_id: int) -> Match | None:
             f"SELECT {columns} FROM {quote(Match._meta.db_table)} m"
             f" WHERE m.{quote(Match._meta.pk.column)} = %s{lock}"
         )
-    with db.cursor() as cursor:
-        cursor.execute(sql, [match_id])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    match: Match = model_from_row(db, Match, row[: len(fields)], fields)
-    return match
+    return sql
 
 
 _match_sqls: dict[str, str] = {}
@@ -183,8 +207,7 @@ def _claim_reading_orders(
     resolution reads them again)."""
     db = connections[router.db_for_write(Turn)]
     sql = _claim_sql()
-    params: list[Any] = [Turn.Status.RESOLVED, now, match.pk, number, Turn.Status.ACCEPTED]
-    params += [match.pk, number]
+    params = _claim_params(match.pk, number, now)
     seats = seats and binds_on_client(db)
     if seats:
         sql = f"{sql}; {seats_sql(db)}"
@@ -195,6 +218,45 @@ def _claim_reading_orders(
         if seats:
             cursor.nextset()
             seat_rows = cursor.fetchall()
+    return _claim_from_rows(db, match, rows, seat_rows if seats else None)
+
+
+def _match_locked_claiming(
+    db: Any, match_id: int, number: int, now: datetime
+) -> tuple[Match | None, Claim | None]:
+    """_match_locked, then _claim(seats=True) if the match is running, in one round
+    trip (PostgreSQL, client-side binding): the lock's statement, the claim's (its
+    update made only while the locked match's status is running) and the seats', in
+    one query string. Each statement reads a snapshot taken after the one before it
+    ended, so the claim's and its read of the orders come after the lock was granted,
+    as when they were sent after it. The lock and the claim each took a round trip
+    of their own, on the way from a turn's acceptance to the next turn visible."""
+    claim = _claim_params(match_id, number, now)
+    # The lock's id; the claim's update, its running check and its join; the seats'.
+    params = [match_id, *claim[:-2], match_id, Match.Status.RUNNING.value, *claim[-2:], match_id]
+    sql = f"{_match_sql(db)}; {_claim_sql(running=True)}; {seats_sql(db)}"
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        match_row = cursor.fetchone()
+        cursor.nextset()
+        rows = cursor.fetchall()
+        cursor.nextset()
+        seat_rows = cursor.fetchall()
+    if match_row is None:
+        return None, None
+    match = _match_from_row(db, match_row)
+    return match, _claim_from_rows(db, match, rows, seat_rows)
+
+
+def _claim_params(match_id: int, number: int, now: datetime) -> list[Any]:
+    """_claim_sql()'s parameters: the update's five, the join's two."""
+    return [Turn.Status.RESOLVED.value, now, match_id, number, Turn.Status.ACCEPTED.value,
+            match_id, number]  # fmt: skip
+
+
+def _claim_from_rows(
+    db: Any, match: Match, rows: Sequence[Sequence[Any]], seat_rows: Sequence[Sequence[Any]] | None
+) -> Claim | None:
     if not rows:
         return None
     width = len(Orders._meta.concrete_fields)
@@ -202,17 +264,26 @@ def _claim_reading_orders(
     return Claim(
         orders=orders or None,
         seat=int(rows[0][width]),
-        seats=seats_from_rows(db, match, seat_rows) if seats else None,
+        seats=None if seat_rows is None else seats_from_rows(db, match, seat_rows),
     )
 
 
 @functools.cache
-def _claim_sql() -> str:
+def _claim_sql(running: bool = False) -> str:
+    """The claim and its read of the orders; `running`: the update only while the
+    match's status is running (two parameters more, its id and that status, before
+    the join's two)."""
     turn, orders = Turn._meta, Orders._meta
     columns = ", ".join(f'o."{field.column}"' for field in orders.concrete_fields)
+    check = (
+        f' AND EXISTS (SELECT 1 FROM "{Match._meta.db_table}" m'
+        f' WHERE m."{Match._meta.pk.column}" = %s AND m."status" = %s)'
+        if running
+        else ""
+    )
     return (
         f'WITH claimed AS (UPDATE "{turn.db_table}" SET "status" = %s, "resolved_at" = %s'
-        f' WHERE "match_id" = %s AND "number" = %s AND "status" = %s RETURNING "seat")'
+        f' WHERE "match_id" = %s AND "number" = %s AND "status" = %s{check} RETURNING "seat")'
         f' SELECT {columns}, claimed."seat" AS "claimed_seat" FROM claimed'
         f' LEFT JOIN "{orders.db_table}" o ON o."match_id" = %s AND o."turn_number" = %s'
         ' ORDER BY o."step", o."seat"'

@@ -122,12 +122,21 @@ class TurnChain:
         if fields:
             match.save(update_fields=fields)
 
-    def finish(self, match: Match) -> None:
+    def finish(self, match: Match, commit: bool = False) -> None:
         """`store`, then `save_match`: the chain's last writes. On PostgreSQL with
         client-side binding (Django's default) they go as one query string of several
         statements, each with its own result: one round trip to the database where
         they took one each (a turn's, its resolution's and the match's, and the bots'
-        orders in a chain), on the way from the claim to the next turn visible."""
+        orders in a chain), on the way from the claim to the next turn visible.
+
+        `commit`: the caller's transaction ends with these writes. When it is the
+        connection's outermost atomic block, the COMMIT goes in the same query string
+        (the next turn is visible once it has run, a round trip sooner); the block's
+        own commit then finds the transaction ended (psycopg sends no COMMIT when
+        the connection is idle) and runs the on-commit callbacks as before. A
+        failing statement skips the ones after it, the COMMIT included, and raises
+        here: the block rolls back as before. Inside an outer transaction (a
+        savepoint) nothing is committed here."""
         using = router.db_for_write(Match)
         connection = connections[using]
         if connection.vendor != "postgresql" or not binds_on_client(connection):
@@ -152,6 +161,8 @@ class TurnChain:
             statements.append((*_update_sql(connection, match, fields), []))
         if not statements:
             return
+        if commit and _ends_with_commit(connection):
+            statements.append(("COMMIT", (), []))
         with connection.cursor() as cursor:
             cursor.execute(
                 "; ".join(sql for sql, _, _ in statements),
@@ -162,6 +173,18 @@ class TurnChain:
                     cursor.nextset()
                 if rows:
                     _took_pks(rows, cursor.fetchall(), using)
+
+
+def _ends_with_commit(connection: Any) -> bool:
+    """Whether the connection's transaction is its outermost atomic block's, with
+    nothing to roll back (TurnChain.finish's `commit`)."""
+    return bool(
+        connection.in_atomic_block
+        and connection.commit_on_exit
+        and len(connection.atomic_blocks) == 1
+        and not connection.savepoint_ids
+        and not connection.needs_rollback
+    )
 
 
 def rows_insert(model: type[Model], rows: list[Any]) -> None:
@@ -200,13 +223,45 @@ def _insert_sql(
     without `returning`, each row unless one with its unique values is there already
     (ON CONFLICT DO NOTHING), and no pks returned."""
     meta = model._meta
+    fields = [f for f in meta.local_concrete_fields if f is not meta.pk]
+    key = (connection.alias, model, len(rows), returning)
+    sql = _insert_sqls.get(key)
+    if sql is not None:
+        params = _insert_params(connection, fields, rows)
+        if params is not None:
+            return sql, params
     query = InsertQuery(model, on_conflict=None if returning else OnConflict.IGNORE)
-    query.insert_values([f for f in meta.local_concrete_fields if f is not meta.pk], rows)
+    query.insert_values(fields, rows)
     compiler = SQLInsertCompiler(query, connection, connection.alias)
     if returning:
         compiler.returning_fields = [meta.pk]
-    [(sql, params)] = compiler.as_sql()
-    return sql, params
+    [(sql, compiled)] = compiler.as_sql()
+    # The statement is kept when each value is one plain "%s" (no field writes a
+    # placeholder of its own, no expression): then only the parameters change.
+    if len(compiled) == len(rows) * len(fields) and not any(
+        hasattr(f, "get_placeholder") for f in fields
+    ):
+        _insert_sqls[key] = sql
+    return sql, compiled
+
+
+def _insert_params(connection: Any, fields: list[Any], rows: list[Any]) -> list[Any] | None:
+    """The parameters SQLInsertCompiler.as_sql gives `rows` (its pre_save_val and
+    prepare_value, field by field), without writing the statement again, which took
+    longer than making them; None for a value that is an expression (the compiler's
+    own way then)."""
+    params: list[Any] = []
+    for row in rows:
+        for f in fields:
+            value = f.pre_save(row, True)
+            if hasattr(value, "resolve_expression"):
+                return None
+            params.append(f.get_db_prep_save(value, connection=connection))
+    return params
+
+
+# _insert_sql's statements by (database alias, model, rows, returning).
+_insert_sqls: dict[tuple[str, type[Model], int, bool], str] = {}
 
 
 def _update_sql(connection: Any, match: Match, names: list[str]) -> tuple[str, list[Any]]:

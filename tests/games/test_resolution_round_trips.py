@@ -1,0 +1,133 @@
+"""The worker's resolution in few round trips (games/services/resolution.py,
+games/services/turns.py): the lock and the claim sent together, the commit sent
+with the last writes, the chain's inserts written once and their parameters made
+as the ORM makes them."""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import services
+from games.models import Match, Notification, NotificationKind, Resolution, Turn
+from games.services import turns
+
+
+def _plain(params: Any) -> list[Any]:
+    # psycopg's JSON wrappers have no equality of their own: compare what they wrap.
+    return [getattr(p, "obj", p) for p in params]
+
+
+def _rows(match: Match, at: Any) -> list[Any]:
+    made: list[Any] = [
+        Turn(match=match, number=50 + n, seat=1, started_at=at, deadline_at=at, warn_at=at)
+        for n in range(2)
+    ]
+    made += [
+        Resolution(
+            match=match,
+            turn_number=50,
+            step=0,
+            seat=1,
+            orders={"actions": []},
+            events=[{"kind": "pass"}],
+            state={"turn": 51},
+            turn_ms=0,
+        )  # fmt: skip
+    ]
+    made += [
+        Notification(
+            user=match.created_by,
+            match=match,
+            kind=NotificationKind.YOUR_TURN,
+            turn_number=51,
+            context={"deadline": at.isoformat()},
+            send_after=at,
+        )  # fmt: skip
+    ]
+    return made
+
+
+def test_a_kept_insert_statement_has_the_compilers_parameters(running_match):
+    at = timezone.now()
+    for model, returning in ((Turn, True), (Resolution, True), (Notification, False)):
+        rows = [row for row in _rows(running_match, at) if type(row) is model]
+        turns._insert_sqls.clear()
+        with mock.patch("django.utils.timezone.now", return_value=at):  # auto_now_add
+            compiled = turns._insert_sql(connection, model, rows, returning=returning)
+            assert len(turns._insert_sqls) == 1, model  # kept
+            kept = turns._insert_sql(connection, model, rows, returning=returning)
+        assert kept[0] == compiled[0]
+        assert _plain(kept[1]) == _plain(compiled[1]), model
+        assert len(kept[1]) == len(rows) * (len(model._meta.local_concrete_fields) - 1)
+    # Another number of rows is another statement.
+    one = _rows(running_match, at)[:1]
+    assert (
+        turns._insert_sql(connection, Turn, one)[0]
+        != turns._insert_sql(connection, Turn, one * 2)[0]
+    )
+
+
+def test_a_paused_match_turn_is_not_claimed(running_match, player):
+    services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
+    Match.objects.filter(pk=running_match.pk).update(status=Match.Status.PAUSED)
+    assert services.turn_resolve(match_id=running_match.pk, number=0) is None
+    turn = Turn.objects.get(match=running_match, number=0)
+    assert (turn.status, turn.resolved_at) == (Turn.Status.ACCEPTED, None)
+    Match.objects.filter(pk=running_match.pk).update(status=Match.Status.RUNNING)
+    assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
+    assert Turn.objects.get(match=running_match, number=0).status == Turn.Status.RESOLVED
+    # A second delivery claims nothing.
+    assert services.turn_resolve(match_id=running_match.pk, number=0) is None
+
+
+def _postgresql() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the round trips asked of PostgreSQL")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_resolves_in_three_round_trips_and_commits_with_its_writes(
+    running_match, player
+):
+    _postgresql()
+    services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
+    with CaptureQueriesContext(connection) as queries:
+        assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
+    sent = [q["sql"] for q in queries.captured_queries]
+    # psycopg's BEGIN; the lock, the claim and the seats; the writes and the COMMIT.
+    # Django's own COMMIT is noted after them, but psycopg sends nothing for it (the
+    # connection is idle then).
+    assert sent[0] == "BEGIN" and sent[-1] == "COMMIT" and len(sent) == 4, sent
+    assert "FOR UPDATE" in sent[1] and 'UPDATE "games_turn"' in sent[1]
+    assert 'FROM "games_seat"' in sent[1]
+    assert sent[2].startswith('INSERT INTO "games_turn"') and sent[2].endswith("; COMMIT")
+    assert not connection.in_atomic_block
+    assert connection.connection.info.transaction_status == 0  # idle: nothing left open
+    running_match.refresh_from_db()
+    assert (running_match.turn_number, running_match.to_move) == (1, 3)
+    assert Turn.objects.get(match=running_match, number=1).status == Turn.Status.WAITING
+
+
+@pytest.mark.django_db(transaction=True)
+def test_inside_an_outer_transaction_the_resolution_commits_nothing(running_match, player):
+    _postgresql()
+    services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
+
+    class Undo(Exception):
+        pass
+
+    with pytest.raises(Undo), transaction.atomic():
+        with CaptureQueriesContext(connection) as queries:
+            assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
+        assert not any("COMMIT" in q["sql"] for q in queries.captured_queries)
+        raise Undo
+    # The outer transaction's rollback took the whole resolution with it.
+    assert Turn.objects.get(match=running_match, number=0).status == Turn.Status.ACCEPTED
+    assert not Turn.objects.filter(match=running_match, number=1).exists()
+    assert not Resolution.objects.filter(match=running_match).exists()
