@@ -78,6 +78,20 @@ class RedisChannel(kombu_redis.Channel):
 
     _shared_client: Any = None
 
+    # No acknowledgement emulated in Redis: kombu's default records every message a
+    # worker takes in an "unacked" hash and index (a round trip to Redis, and the
+    # message's copy, before the worker's main process hands the task to a pool
+    # process) and deletes it at the ack (another), so that a message of a worker
+    # gone for good comes back after the visibility timeout (an hour). The turns
+    # do not wait for that: the clock sweep queues an accepted turn again after
+    # RESOLVE_GRACE_SECONDS, an email after its claim is stale, and the periodic
+    # tasks come again anyway (the database, not the queue, says what is pending).
+    # A pool process that dies mid-task still gives its message back at once (the
+    # main process holds it, task_reject_on_worker_lost), and a worker that stops
+    # gives back those it holds, as before. A transport option set in settings
+    # (CELERY_BROKER_TRANSPORT_OPTIONS["ack_emulation"]) takes precedence.
+    ack_emulation = False
+
     @contextmanager
     def conn_or_acquire(self, client: Any = None) -> Iterator[Any]:
         if client:
