@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import DatabaseError, connection
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 from django.db.models import (
     BooleanField,
     Case,
@@ -225,8 +225,9 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
     user_id = user.pk if user.is_authenticated else None
     signed_in = user_id is not None
     sql, count_params = _version_sql(signed_in=signed_in)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        if db.vendor == "postgresql":
             # The counts' constants are written into the prepared statement; only the
             # user and the match are sent with each view.
             found = _prepared_fetchone(
@@ -276,6 +277,7 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
         Match,
         _VERSION_MATCH_FIELDS,
         [match_id, *(row[name] for name in _VERSION_MATCH_FIELDS[1:])],
+        db.alias,
     )
     live = match.status in (Match.Status.RUNNING, Match.Status.PAUSED)
     turn_row = None
@@ -291,12 +293,16 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
                 row["turn_status"],
                 row["turn_deadline"],
             ],
+            db.alias,
         )
     seat = None
     if row["seat_number"] is not None:
         # No pk (the query does not read it): the seat's number and stand-in only.
         seat = _instance(
-            Seat, _VERSION_SEAT_FIELDS, [None, match_id, row["seat_number"], row["seat_standin"]]
+            Seat,
+            _VERSION_SEAT_FIELDS,
+            [None, match_id, row["seat_number"], row["seat_standin"]],
+            db.alias,
         )
     return PageVersion(
         match=match,
@@ -330,26 +336,37 @@ def match_seats(match: Match) -> list[Seat]:
     query written once per database: the ORM takes longer to write that query than
     the database to answer it, on every first view of a page after a turn and on
     every poll that brings one."""
-    sql = _seats_sqls.get(connection.vendor)
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(_seats_sql(db), [match.pk])
+        rows = cursor.fetchall()
+    return _seats_from(match, rows, db)
+
+
+def _seats_sql(db: Any) -> str:
+    """match_seats' query, written once per database (one parameter: the match)."""
+    sql = _seats_sqls.get(db.vendor)
     if sql is None:
         seat_t, user_t = Seat._meta.db_table, User._meta.db_table
-        quote = connection.ops.quote_name
+        quote = db.ops.quote_name
         columns = [f"s.{quote(str(f.column))}" for f in Seat._meta.concrete_fields]
         columns += [f"u.{quote(str(f.column))}" for f in User._meta.concrete_fields]
-        sql = _seats_sqls[connection.vendor] = (
+        sql = _seats_sqls[db.vendor] = (
             f"SELECT {', '.join(columns)} FROM {seat_t} s"
             f" LEFT JOIN {user_t} u ON u.id = s.user_id"
             f" WHERE s.match_id = %s ORDER BY s.number"
         )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match.pk])
-        rows = cursor.fetchall()
+    return sql
+
+
+def _seats_from(match: Match, rows: list[tuple[Any, ...]], db: Any) -> list[Seat]:
+    """The seats (each with its user) of match_seats' query's rows."""
     width = len(Seat._meta.concrete_fields)
     seats = []
     for row in rows:
-        seat = _from_row(Seat, row[:width])
+        seat = _from_row(Seat, row[:width], db=db)
         # The seat's user, or None (a bot's or a free seat): no query when read.
-        user = _from_row(User, row[width:]) if seat.user_id is not None else None
+        user = _from_row(User, row[width:], db=db) if seat.user_id is not None else None
         seat._state.fields_cache["user"] = user
         seat._state.fields_cache["match"] = match
         seats.append(seat)
@@ -359,35 +376,78 @@ def match_seats(match: Match) -> list[Seat]:
 _seats_sqls: dict[str, str] = {}
 
 
-def _from_row(model: Any, row: tuple[Any, ...], fields: Any = None) -> Any:
+@dataclass(frozen=True)
+class SeatsAndHistory:
+    """A page's seats (match_seats) and the history rows read with them for the page
+    of one viewer (`history_for`: that viewer and _history_rows' arguments; None:
+    not read, match_page reads them itself)."""
+
+    seats: list[Seat]
+    history_for: tuple[Any, ...] | None = None
+    history: list[Resolution] = field(default_factory=list)
+
+
+def seats_and_history(match: Match, viewer: int | None, history_page: int = 1) -> SeatsAndHistory:
+    """The match's seats and, on PostgreSQL, the history rows that match_page reads
+    for seat `viewer`'s page (None: a spectator's) at `history_page`, in one round
+    trip: the two statements are sent together. Elsewhere (and for a state the
+    engine will not read, which the page reports itself) the seats alone; match_page
+    then reads the history with a query of its own, as it does whenever what it
+    needs is not what was read here."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if match.state is None or db.vendor != "postgresql":
+        return SeatsAndHistory(match_seats(match))
+    try:
+        over = bool(match.state.get("over"))
+        wanted = _history_wanted(match, viewer, over, max(1, history_page))[1]
+    except (engine.EngineError, AttributeError, KeyError, TypeError, ValueError):
+        return SeatsAndHistory(match_seats(match))
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"{_seats_sql(db)}; {_history_sql(db)}",
+            [match.pk, *_history_params(match, *wanted)],
+        )
+        seat_rows = cursor.fetchall()
+        cursor.nextset()
+        history_rows = cursor.fetchall()
+    return SeatsAndHistory(
+        _seats_from(match, seat_rows, db), (viewer, *wanted), _history_from(history_rows, db)
+    )
+
+
+def _from_row(model: Any, row: tuple[Any, ...], fields: Any = None, *, db: Any = None) -> Any:
     """An instance of `model` from the values of `fields` (all its concrete ones
     unless told; the others deferred) as the database gave them, converted as the
-    ORM converts them."""
+    ORM converts them. `db`: the default connection, if the caller has it (each
+    read of `django.db.connection` looks the connection up in a context-local
+    store, twice for each row otherwise)."""
+    db = connections[DEFAULT_DB_ALIAS] if db is None else db
     fields = model._meta.concrete_fields if fields is None else fields
-    names, converting = _reader(model, fields)
+    names, converting = _reader(model, fields, db)
     if len(row) != len(names):
         raise ValueError(f"{model.__name__}: {len(row)} values for {len(names)} fields")
     values = list(row)
     for at, col, converters in converting:
         value = values[at]
         for convert in converters:
-            value = convert(value, col, connection)
+            value = convert(value, col, db)
         values[at] = value
-    return _instance(model, names, values)
+    return _instance(model, names, values, db.alias)
 
 
-def _instance(model: Any, names: list[str], values: list[Any]) -> Any:
+def _instance(model: Any, names: list[str], values: list[Any], alias: str | None = None) -> Any:
     """`model.from_db(alias, names, values)` (`names`: the fields' attnames in the
     model's order, the others deferred), made without Model.__init__ when that is
     the same thing: no pre_init or post_init receiver for the model and every field
     a plain attribute. __init__ walks every field of the model for each instance,
     and the page makes one for each seat, user, resolution and the version's rows."""
+    alias = connection.alias if alias is None else alias
     if not _plain_model(model):
-        return model.from_db(connection.alias, names, values)
+        return model.from_db(alias, names, values)
     made = model.__new__(model)
     state = made.__dict__["_state"] = ModelState()
     state.adding = False
-    state.db = connection.alias
+    state.db = alias
     made.__dict__.update(zip(names, values, strict=True))
     return made
 
@@ -406,16 +466,16 @@ def _plain_model(model: Any) -> bool:
 _Reader = tuple[list[str], list[tuple[int, Any, list[Any]]]]
 
 
-def _reader(model: Any, fields: Any) -> _Reader:
+def _reader(model: Any, fields: Any, db: Any) -> _Reader:
     """The field names of `fields` and, for each field whose value the ORM converts,
     its position, column and converters (the database's and the field's), found once
     per connection for each field list (they were looked up anew for every row of
     every page and poll). A field list is known by its identity: the lists given
     are the model's own or kept by this module."""
-    known: dict[int, tuple[Any, _Reader]] | None = getattr(connection, "_h3_readers", None)
+    known: dict[int, tuple[Any, _Reader]] | None = getattr(db, "_h3_readers", None)
     if known is None:
         known = {}
-        connection._h3_readers = known  # type: ignore[attr-defined]
+        db._h3_readers = known
     hit = known.get(id(fields))
     if hit is not None and hit[0] is fields:
         return hit[1]
@@ -426,7 +486,7 @@ def _reader(model: Any, fields: Any) -> _Reader:
     converting = []
     for at, f in enumerate(fields):
         col = f.get_col(table)
-        converters = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
+        converters = db.ops.get_db_converters(col) + f.get_db_converters(db)
         if converters:
             converting.append((at, col, converters))
     reader: _Reader = ([f.attname for f in fields], converting)
@@ -438,6 +498,22 @@ _HISTORY_FIELDS = ("id", "turn_number", "step", "seat", "events", "turn_ms")
 _history_sqls: dict[str, str] = {}
 
 
+def _history_wanted(
+    match: Match, viewer: int | None, over: bool, history_page: int
+) -> tuple[history.Reader, tuple[int | None, int, int, int]]:
+    """The reader of seat `viewer`'s page (None: a spectator's) and the arguments of
+    _history_rows for its history page `history_page`: the turn hidden from the
+    reader, the first turn wanted (newest first), how many (one more than a page
+    shows: whether there are older ones) and the turn they end before."""
+    reader = history.reader_for(match.ruleset, match.state, viewer, over=over)
+    first = (history_page - 1) * HISTORY_PAGE_TURNS
+    # The turns the state has played: those before its turn number, and while a turn
+    # of steps is played (or once the match is over) that turn's rows too.
+    running = match.status == Match.Status.RUNNING and reader.open_turn is None
+    upto = match.turn_number + (0 if running else 1)
+    return reader, (reader.hidden_turn, first, HISTORY_PAGE_TURNS + 1, upto)
+
+
 def _history_rows(
     match: Match, hidden: int | None, first: int, count: int, *, upto: int
 ) -> list[Resolution]:
@@ -447,25 +523,40 @@ def _history_rows(
     database. `upto` keeps the history to the state the page draws: a turn the
     worker commits between the page's read of the match and this query is not told
     beside a board that does not show it yet."""
-    sql = _history_sqls.get(connection.vendor)
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(_history_sql(db), _history_params(match, hidden, first, count, upto))
+        rows = cursor.fetchall()
+    return _history_from(rows, db)
+
+
+def _history_params(
+    match: Match, hidden: int | None, first: int, count: int, upto: int
+) -> list[Any]:
+    # No turn is numbered -1: nothing is left out.
+    return [match.pk, match.pk, -1 if hidden is None else hidden, upto, count, first]
+
+
+def _history_from(rows: list[tuple[Any, ...]], db: Any) -> list[Resolution]:
+    fields = _resolution_fields(_HISTORY_FIELDS)
+    return [_from_row(Resolution, row, fields, db=db) for row in rows]
+
+
+def _history_sql(db: Any) -> str:
+    """_history_rows' query, written once per database."""
+    sql = _history_sqls.get(db.vendor)
     if sql is None:
-        quote = connection.ops.quote_name
+        quote = db.ops.quote_name
         columns = ", ".join(f"r.{quote(name)}" for name in _HISTORY_FIELDS)
         table = Resolution._meta.db_table
-        sql = _history_sqls[connection.vendor] = (
+        sql = _history_sqls[db.vendor] = (
             f"SELECT {columns} FROM {table} r WHERE r.match_id = %s AND r.turn_number IN"
             f" (SELECT DISTINCT p.turn_number FROM {table} p"
             f"  WHERE p.match_id = %s AND p.turn_number <> %s AND p.turn_number < %s"
             f"  ORDER BY p.turn_number DESC LIMIT %s OFFSET %s)"
             f" ORDER BY r.turn_number, r.step"
         )
-    # No turn is numbered -1: nothing is left out.
-    params = [match.pk, match.pk, -1 if hidden is None else hidden, upto, count, first]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    fields = _resolution_fields(_HISTORY_FIELDS)
-    return [_from_row(Resolution, row, fields) for row in rows]
+    return sql
 
 
 @functools.cache
@@ -492,10 +583,12 @@ def movie_rows(match: Match, first: int, last: int) -> list[Resolution]:
             f" WHERE r.match_id = %s AND r.turn_number >= %s AND r.turn_number <= %s"
             f" ORDER BY r.turn_number, r.step"
         )
-    with connection.cursor() as cursor:
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
         cursor.execute(sql, [match.pk, first, last])
         rows = cursor.fetchall()
-    return [_from_row(Resolution, row, _resolution_fields(_MOVIE_FIELDS)) for row in rows]
+    fields = _resolution_fields(_MOVIE_FIELDS)
+    return [_from_row(Resolution, row, fields, db=db) for row in rows]
 
 
 @functools.cache
@@ -707,12 +800,17 @@ def match_page(
     seats: list[Seat] | None = None,
     history_page: int = 1,
     version: PageVersion | None = None,
+    read: SeatsAndHistory | None = None,
 ) -> MatchPage:
     """The page for `seat` (None: a spectator), built from engine.view only.
 
     `seats` saves a query when the caller has them; `history_page` picks which
-    turns the history shows (1: the newest). A constant number of queries.
+    turns the history shows (1: the newest); `read`: the seats and the history as
+    seats_and_history read them (a query less when they are this page's). A
+    constant number of queries.
     """
+    if read is not None and seats is None:
+        seats = read.seats
     if seats is None:
         seats = list(Seat.objects.filter(match=match).select_related("user"))
     page = MatchPage(match=match, seat=seat, seats=seats, view=None)
@@ -729,13 +827,12 @@ def match_page(
     # whether there are older ones); the newest page is also "the last round". A
     # turn of steps is one entry, and only its own seat knows of it before it ends.
     over = bool(view["over"])
-    reader = history.reader_for(match.ruleset, match.state, viewer, over=over)
-    first = (page.history_page - 1) * HISTORY_PAGE_TURNS
-    # The turns the state has played: those before its turn number, and while a turn
-    # of steps is played (or once the match is over) that turn's rows too.
-    running = match.status == Match.Status.RUNNING and reader.open_turn is None
-    upto = match.turn_number + (0 if running else 1)
-    recent = _history_rows(match, reader.hidden_turn, first, HISTORY_PAGE_TURNS + 1, upto=upto)
+    reader, wanted = _history_wanted(match, viewer, over, page.history_page)
+    if read is not None and read.history_for == (viewer, *wanted):
+        recent = read.history
+    else:
+        hidden, first, count, upto = wanted
+        recent = _history_rows(match, hidden, first, count, upto=upto)
     turns = history.entries(recent, reader)[::-1]
     page.history_more = len(turns) > HISTORY_PAGE_TURNS
     page.recent_turns = [_history_turn(t, match.ruleset) for t in turns[:HISTORY_PAGE_TURNS]]

@@ -64,8 +64,12 @@ def viewer_of(
 def seats_of(match: Match, user_id: int | None) -> tuple[list[Seat], Seat | None]:
     """The match's seats and user `user_id`'s among them (None: a spectator), one query."""
     seats = selectors.match_seats(match)
-    seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
-    return seats, seat
+    return seats, seat_among(seats, user_id)
+
+
+def seat_among(seats: list[Seat], user_id: int | None) -> Seat | None:
+    """User `user_id`'s seat among `seats` (None: a spectator, or no user)."""
+    return next((s for s in seats if user_id is not None and s.user_id == user_id), None)
 
 
 def _watching(request: HttpRequest, match_id: int) -> tuple[Match, list[Seat], Seat | None]:
@@ -340,15 +344,20 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
         response: HttpResponse = HttpResponseNotModified()
         response["Cache-Control"] = "no-store"
         return response
-    # The match came with the version (the same moment of it), its seats with one query.
+    # The match came with the version (the same moment of it), its seats and the
+    # history's newest page with one query (on PostgreSQL; the viewer's seat number,
+    # which the history depends on, came with the version).
     match = version.page_match()
-    seats, seat = seats_of(match, viewer.pk)
+    read = selectors.seats_and_history(
+        match, version.seat.number if version.seat is not None else None
+    )
+    seats, seat = read.seats, seat_among(read.seats, viewer.pk)
     if not selectors.can_watch(match, viewer, seat, seat_known=True):
         raise PermissionDenied("This match is private to its players.")
     # The badge's count came with the version (no query of its own).
     shown = Frame(request, viewer=viewer, moves=version.moves, challenges=version.challenges)
     try:
-        response = _poll_answer(request, match, seats, seat, shown, version)
+        response = _poll_answer(request, match, seats, seat, shown, version, read)
     except engine.EngineError as error:
         # A stored state the engine will not read: the page keeps what it shows and
         # asks again; the log has the reason.
@@ -366,9 +375,10 @@ def _poll_answer(
     seat: Seat | None,
     shown: Frame,
     version: selectors.PageVersion,
+    read: selectors.SeatsAndHistory | None = None,
 ) -> HttpResponse:
     # The current turn came with the version, of the same moment as the match.
-    page = selectors.match_page(match, seat, seats=seats, version=version)
+    page = selectors.match_page(match, seat, seats=seats, version=version, read=read)
     since = _int_param(request.GET.get("since"), -1, low=-1)
     upto = int(page.view["turn"]) if page.view is not None else 0
     if page.view is not None and page.view["over"]:

@@ -35,7 +35,7 @@ from games.views.board import (
     engine_refusal,
     orders_context,
     poll_token,
-    seats_of,
+    seat_among,
 )
 
 log = logging.getLogger(__name__)
@@ -48,27 +48,35 @@ def _render(
     form: Any | None,
     seats: list[Seat] | None = None,
     version: selectors.PageVersion | None = None,
+    read: selectors.SeatsAndHistory | None = None,
 ) -> bytes:
     """The match page with a slot for each of the viewer's own parts (games/frame.py):
-    the page as every viewer of its kind (this seat, or any spectator) gets it."""
-    try:
-        history_page = max(1, int(request.GET.get("history", 1)))
-    except ValueError:
-        history_page = 1
+    the page as every viewer of its kind (this seat, or any spectator) gets it.
+    `read`: its seats and history, if the caller read them (seats_and_history)."""
     page = selectors.match_page(
-        match, seat, seats=seats, history_page=history_page, version=version
+        match, seat, seats=seats, history_page=_history_page(request), version=version, read=read
     )
     context: dict[str, Any] = {
         "page": page,
         "match": match,
         "seat": seat,
         "frame_slots": frame.slots(),
+        # Each token is taken out of the page (frame.without_csrf): none is made here.
+        "csrf_token": frame.CSRF_STANDIN,
         **board_context(page),
         **orders_context(page, form),
         **header_context(match, page.seats),
     }
     html = render_to_string("games/match_detail.html", context, request)
     return frame.without_csrf(html.encode())
+
+
+def _history_page(request: HttpRequest) -> int:
+    """Which page of the turn history the match page shows (?history=, 1: the newest)."""
+    try:
+        return max(1, int(request.GET.get("history", 1)))
+    except ValueError:
+        return 1
 
 
 def _detail(
@@ -171,9 +179,14 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         if cached is not None:
             return HttpResponse(frame.fill(request, cached, shown))
     # The match comes with the version (one read: the page shows the moment it is
-    # stored under), its seats with one query.
+    # stored under), its seats and its history with one query (on PostgreSQL; the
+    # viewer's seat number, which the history depends on, came with the version).
     match = version.page_match()
-    seats, seat = seats_of(match, viewer.pk)
+    read = selectors.seats_and_history(
+        match, version.seat.number if version.seat is not None else None, _history_page(request)
+    )
+    seats = read.seats
+    seat = seat_among(seats, viewer.pk)
     if not selectors.can_watch(match, viewer, seat, seat_known=True):
         refusal = may_watch(request, match, seat)
         if refusal is not None:
@@ -181,7 +194,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     # A seat's stand-in changed between the two reads: drawn as it is now, not stored.
     same = (seat.standin_bot if seat is not None else None) == version.standin
     try:
-        content = frame.cut(_render(request, match, seat, None, seats, version))
+        content = frame.cut(_render(request, match, seat, None, seats, version, read))
     except EngineError as error:  # a state the engine will not read: a 409, not a 500
         log.exception("match %s: page refused by the engine", match_id)
         return refused(request, engine_refusal(error))

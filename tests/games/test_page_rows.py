@@ -33,3 +33,36 @@ def test_fields_out_of_the_model_s_order_are_refused():
     out_of_order = tuple(Resolution._meta.get_field(n) for n in ("id", "turn_ms", "state"))
     with pytest.raises(ValueError, match="order"):
         selectors._from_row(Resolution, (1, 5, "{}"), out_of_order)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("history_page", [1, 2])
+def test_the_seats_and_history_read_together_are_those_read_apart(player, history_page):
+    match = services.match_create(creator=player, seat_count=2, bots=["random"], turn_seconds=3600)
+    for turn in range(0, 24, 2):  # the bot may end it sooner: the history is what it is
+        services.orders_submit(match_id=match.pk, user=player, turn=turn, actions=[])
+        drain(match, emails=False)
+        match.refresh_from_db()
+        if match.status != match.Status.RUNNING:
+            break
+    for viewer in (1, None):
+        seat = (
+            next(s for s in selectors.match_seats(match) if s.number == viewer) if viewer else None
+        )
+        read = selectors.seats_and_history(match, viewer, history_page)
+        apart = selectors.match_seats(match)
+        assert [(s.pk, s.number, s.user_id) for s in read.seats] == [
+            (s.pk, s.number, s.user_id) for s in apart
+        ]
+        assert [s.user for s in read.seats] == [s.user for s in apart]
+        together = selectors.match_page(match, seat, history_page=history_page, read=read)
+        alone = selectors.match_page(match, seat, seats=apart, history_page=history_page)
+        assert together.recent_turns == alone.recent_turns
+        assert together.recent_turns or history_page > 1
+        assert together.history_more == alone.history_more
+        # Read for another viewer or page: the page reads its own history instead.
+        other = selectors.seats_and_history(match, 2 if viewer else 1, history_page + 1)
+        assert (
+            selectors.match_page(match, seat, history_page=history_page, read=other).recent_turns
+            == alone.recent_turns
+        )
