@@ -236,7 +236,21 @@ def _match_locked_claiming(
     params = [match_id, *claim[:-2], match_id, Match.Status.RUNNING.value, *claim[-2:], match_id]
     sql = f"{_match_sql(db)}; {_claim_sql(running=True)}; {seats_sql(db)}"
     with db.cursor() as cursor:
-        cursor.execute(sql, params)
+        raw = db.connection
+        begin = _begins_here(db, raw)
+        if begin:
+            # The transaction's BEGIN at the head of the same query string: psycopg,
+            # told it is in autocommit for this one call, does not send its own
+            # first (a round trip of its own, before the lock).
+            sql = f"BEGIN; {sql}"
+            raw._autocommit = True
+        try:
+            cursor.execute(sql, params)
+        finally:
+            if begin:
+                raw._autocommit = False
+        if begin:
+            cursor.nextset()  # past the BEGIN's own result
         match_row = cursor.fetchone()
         cursor.nextset()
         rows = cursor.fetchall()
@@ -246,6 +260,26 @@ def _match_locked_claiming(
         return None, None
     match = _match_from_row(db, match_row)
     return match, _claim_from_rows(db, match, rows, seat_rows)
+
+
+def _begins_here(db: Any, raw: Any) -> bool:
+    """Whether the statement about to be sent on `db` may begin its transaction
+    itself: Django's outermost atomic block has begun it and psycopg has sent nothing
+    yet (it would send a plain BEGIN before the statement, no isolation level or
+    read-only mode being asked), and psycopg keeps its autocommit flag as a plain
+    attribute (psycopg 3). Otherwise psycopg sends its BEGIN as before."""
+    from psycopg import pq
+
+    return bool(
+        db.in_atomic_block
+        and len(db.atomic_blocks) == 1
+        and not db.savepoint_ids
+        and raw is not None
+        and vars(raw).get("_autocommit") is False
+        and raw.isolation_level is None
+        and raw.read_only is None
+        and raw.info.transaction_status == pq.TransactionStatus.IDLE
+    )
 
 
 def _claim_params(match_id: int, number: int, now: datetime) -> list[Any]:

@@ -92,19 +92,33 @@ def _postgresql() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_worker_resolves_in_three_round_trips_and_commits_with_its_writes(
+def test_the_worker_resolves_in_two_round_trips_begun_and_committed_with_its_statements(
     running_match, player
 ):
     _postgresql()
     services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
-    with CaptureQueriesContext(connection) as queries:
+    connection.ensure_connection()
+    raw = type(connection.connection)
+    begun = []
+    start = raw._get_tx_start_command  # what psycopg sends as a round trip of its own
+
+    def counted(self: Any) -> bytes:
+        begun.append(self)
+        return start(self)
+
+    with (
+        mock.patch.object(raw, "_get_tx_start_command", counted),
+        CaptureQueriesContext(connection) as queries,
+    ):
         assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
     sent = [q["sql"] for q in queries.captured_queries]
-    # psycopg's BEGIN; the lock, the claim and the seats; the writes and the COMMIT.
-    # Django's own COMMIT is noted after them, but psycopg sends nothing for it (the
-    # connection is idle then).
+    # Django's BEGIN (noted, sent with the lock); the lock, the claim and the seats;
+    # the writes and the COMMIT. Django's own COMMIT is noted after them, but psycopg
+    # sends nothing for it (the connection is idle then).
     assert sent[0] == "BEGIN" and sent[-1] == "COMMIT" and len(sent) == 4, sent
-    assert "FOR UPDATE" in sent[1] and 'UPDATE "games_turn"' in sent[1]
+    assert not begun  # psycopg sent no BEGIN of its own
+    assert sent[1].startswith("BEGIN; SELECT") and "FOR UPDATE" in sent[1]
+    assert 'UPDATE "games_turn"' in sent[1]
     assert 'FROM "games_seat"' in sent[1]
     assert sent[2].startswith('INSERT INTO "games_turn"') and sent[2].endswith("; COMMIT")
     assert not connection.in_atomic_block
