@@ -157,6 +157,36 @@ def test_no_your_turn_email_once_the_turn_moved_on(running_match, player, mailou
     assert not _your_turn_mail(mailoutbox, player)
 
 
+def test_the_sweep_skips_a_due_your_turn_notification_whose_turn_moved_on_without_a_task(
+    running_match, player, opponent, mailoutbox
+):
+    moved_on = _your_turn(running_match, player)
+    services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
+    drain(running_match, emails=False)  # turn 1 is the opponent's: its "Your turn" waits
+    waits = _your_turn(running_match, opponent, 1)
+    assert moved_on.status == waits.status == Notification.Status.PENDING
+    later = max(moved_on.send_after, waits.send_after)
+    queued = services.clock_sweep(now=later).requeued_emails
+    moved_on.refresh_from_db()
+    waits.refresh_from_db()
+    # No claim, no task: skipped where it lay.
+    assert moved_on.status == Notification.Status.SKIPPED
+    assert moved_on.queued_at is None and moved_on.attempts == 0
+    # The one whose turn still waits is queued for its send, as before.
+    assert waits.status == Notification.Status.PENDING and waits.queued_at == later
+    assert queued >= 1
+    assert not _your_turn_mail(mailoutbox, player)
+
+
+def test_the_sweep_leaves_a_your_turn_notification_a_worker_claimed(running_match, player):
+    row = _your_turn(running_match, player)
+    services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
+    Notification.objects.filter(pk=row.pk).update(status=Notification.Status.SENDING)
+    services.clock_sweep(now=row.send_after)
+    row.refresh_from_db()
+    assert row.status == Notification.Status.SENDING
+
+
 def test_no_your_turn_email_for_an_aborted_match(running_match, player, admin_user, mailoutbox):
     services.match_abort(match_id=running_match.pk, admin=admin_user)
     drain(running_match)
