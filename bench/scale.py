@@ -38,7 +38,9 @@ accepted to the worker's claim, errors (any answer but 200/302/304, any exceptio
 any ERROR in the worker's log, a person's channel dropped), and, for several
 --matches, how each grows; with the channel, each `turn` event's fan-out time from
 the match's ring (below) to the person's page. The
-database is its own (`helium3_bench_scale_<pid>`) and is dropped at the end.
+database is its own (`helium3_bench_scale_<pid>`) and is dropped at the end;
+`--database NAME --keep` keeps it, and `--reuse` then plays the matches still
+running there instead of making them anew (making 1,000 takes about two minutes).
 
 Correspondence pace and the push channel:
 
@@ -65,7 +67,9 @@ shared PostgreSQL processes, this load script) per resolved turn and as a share 
 the machine, from /proc/<pid>/stat (utime + stime, and the children a process
 reaped), sampled each second; and PostgreSQL's backends of the benchmark's
 database from pg_stat_activity each second: how many were active, waiting on a
-lock (heavyweight: rows, tables), on an LWLock, on I/O.
+lock (heavyweight: rows, tables), on an LWLock, on I/O; and the machine's share
+left idle and taken by other work (/proc/stat): a run that leaves CPU idle is bound
+by something else than CPU, one that shares it with other work gets fewer turns.
 """
 
 from __future__ import annotations
@@ -179,6 +183,36 @@ def make_players(count: int, bot: str, tag: str) -> list[Player]:
     for user in users:
         user.email = f"{user.username}@example.org"
     User.objects.bulk_update(users, ["email"])
+    return players
+
+
+def reuse_players(count: int) -> list[Player]:
+    """Up to `count` people of an earlier run kept in this database (`--keep`), each
+    with a new session and the match they play that is still running."""
+    from importlib import import_module
+
+    from django.conf import settings
+
+    from games.models import Match, Seat
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    seats = (
+        Seat.objects.filter(
+            number=1, match__status=Match.Status.RUNNING, user__username__startswith="scale-"
+        )
+        .select_related("user")
+        .order_by("match_id")[:count]
+    )
+    players: list[Player] = []
+    for seat in seats:
+        user = seat.user
+        assert user is not None
+        session = store()
+        session["_auth_user_id"] = str(user.pk)
+        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+        session["_auth_user_hash"] = user.get_session_auth_hash()
+        session.create()
+        players.append(Player(match_id=seat.match_id, session=session.session_key or ""))
     return players
 
 
@@ -935,6 +969,13 @@ def _stat(pid: int) -> tuple[int, float] | None:
     return int(fields[1]), ticks / CLK_TCK
 
 
+def _machine_ticks() -> tuple[int, int, int]:
+    """The machine's CPU time since boot, in ticks summed over its CPUs (/proc/stat):
+    (all, idle with I/O wait, stolen by the host)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return sum(fields), fields[3] + fields[4], fields[7]
+
+
 def _cmdline(pid: int) -> str:
     try:
         return (
@@ -972,6 +1013,7 @@ class Sampler:
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.own_backend = 0
         self.load = os.getloadavg()
+        self.ticks_first = self.ticks_last = (0, 0, 0)
 
     def _processes(self) -> dict[int, tuple[str, float]]:
         me = os.getpid()
@@ -1016,6 +1058,7 @@ class Sampler:
         with psycopg.connect(self.pg_url, autocommit=True) as conn:
             self.own_backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
             self.first = self._processes()
+            self.ticks_first = _machine_ticks()
             self.last = dict(self.first)
             while not self.stop.wait(1.0):
                 self.last.update(self._processes())
@@ -1033,6 +1076,7 @@ class Sampler:
                             key = f"{wait_type}:{wait_event}"
                             self.lock_events[key] = self.lock_events.get(key, 0) + 1
             self.last.update(self._processes())
+            self.ticks_last = _machine_ticks()
 
     def __enter__(self) -> Sampler:
         self.thread.start()
@@ -1043,6 +1087,19 @@ class Sampler:
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
         self.thread.join(30)
+
+    def _machine(self, run_cpu_s: float) -> dict[str, float | None]:
+        total = self.ticks_last[0] - self.ticks_first[0]
+        if total <= 0:
+            return {"idle": None, "other_work": None, "stolen": None}
+        idle = self.ticks_last[1] - self.ticks_first[1]
+        stolen = self.ticks_last[2] - self.ticks_first[2]
+        run = run_cpu_s * CLK_TCK
+        return {
+            "idle": round(100 * idle / total, 1),
+            "other_work": round(max(0.0, 100 * (total - idle - stolen - run) / total), 1),
+            "stolen": round(100 * stolen / total, 1),
+        }
 
     def figures(self, elapsed: float, turns: int) -> dict[str, Any]:
         cpu = dict.fromkeys(KINDS, 0.0)
@@ -1071,6 +1128,9 @@ class Sampler:
             },
             "pg_wait_events": dict(sorted(self.lock_events.items(), key=lambda kv: -kv[1])[:6]),
             "loadavg_1m_before_after": [round(self.load[0], 2), round(os.getloadavg()[0], 2)],
+            # The rest of the machine: what no process of the run used (idle), and
+            # what other work took; a run that leaves CPU idle is not CPU-bound.
+            "machine_pct": self._machine(sum(cpu.values())),
         }
 
 
@@ -1084,7 +1144,10 @@ def run_one(
     _support.purge_queue(env)
     tag = f"{os.getpid()}-{matches}-{workers}-{webs}-{time.time_ns()}"
     setup = time.perf_counter()
-    players = make_players(matches, args.bot, tag)
+    players = reuse_players(matches) if args.reuse else []
+    reused = len(players)
+    if reused < matches:
+        players += make_players(matches - reused, args.bot, tag)
     setup_s = time.perf_counter() - setup
     connections.close_all()
     ports = [_support.free_port() for _ in range(webs)]
@@ -1163,6 +1226,7 @@ def run_one(
         "web_processes": webs * args.gunicorn_workers,
         "seconds": round(elapsed, 1),
         "setup_s": round(setup_s, 1),
+        "matches_reused": reused,
         "pages_loaded_and_channels_opened_s": round(warm_s, 1),
         "clients": clients,
         "refresh_s": args.refresh,
@@ -1231,6 +1295,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-requests", type=int, default=2_000_000)
     parser.add_argument("--database", help="default: helium3_bench_scale_<pid>")
     parser.add_argument("--keep", action="store_true", help="keep the database")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="play the running matches an earlier run kept in --database (--keep), making"
+        " only those missing (setting up 1,000 matches takes minutes)",
+    )
     args = parser.parse_args(argv)
     if args.seconds is None:
         args.seconds = args.minutes * 60
@@ -1300,6 +1370,8 @@ def main(argv: list[str] | None = None) -> int:
             )
         text += f", accepted to claim median {r['accepted_to_claim_ms']['median']} ms"
         text += f", load {r['loadavg_1m_before_after']}"
+        machine = r["machine_pct"]
+        text += f", machine idle {machine['idle']} %, other work {machine['other_work']} %"
         return text + f", {r['errors']} errors"
 
     _support.emit("scale", figures, "; ".join(said(r) for r in runs))
