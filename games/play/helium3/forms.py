@@ -14,6 +14,7 @@ sets its action types, its number of actions and how an action is read.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from django import forms
@@ -30,6 +31,9 @@ LABELS = {
     "y": "y",
     "direction": "Direction / deflect",
 }
+# The longest value a control's drawing is kept for (a cell's coordinate or a choice;
+# longer values are sent by hand, and each would hold its size in the cache).
+SHORT = 16
 
 
 class ActionsForm(forms.Form):
@@ -68,27 +72,8 @@ class ActionsForm(forms.Form):
                 seat = view.get("viewer")
                 robots = [r for r in view.get("robots", []) if r["seat"] == seat and r.get("alive")]
         super().__init__(*args, **kwargs)
-        robot_choices = [("", "—")] + [(r["id"], r["id"]) for r in robots or ()]
-        for i in range(self.MAX_ACTIONS):
-            self.fields[f"robot_{i}"] = forms.ChoiceField(
-                label=self.ROBOT_LABEL, choices=robot_choices, required=False
-            )
-            self.fields[f"type_{i}"] = forms.ChoiceField(
-                label="Action",
-                choices=[("", "—")] + [(t, t) for t in self.ACTION_TYPES],
-                required=False,
-            )
-            self.fields[f"x_{i}"] = forms.IntegerField(
-                label="x", required=False, min_value=0, max_value=999
-            )
-            self.fields[f"y_{i}"] = forms.IntegerField(
-                label="y", required=False, min_value=0, max_value=999
-            )
-            self.fields[f"direction_{i}"] = forms.ChoiceField(
-                label=self.DIRECTION_LABEL,
-                choices=[("", "—")] + [(d, d) for d in DIRECTIONS],
-                required=False,
-            )
+        robot_ids = tuple(r["id"] for r in robots or ())
+        self.fields.update(_row_fields(type(self), robot_ids))
 
     def action_rows(self) -> list[list[forms.BoundField]]:
         names = ("robot", "type", "x", "y", "direction")
@@ -183,20 +168,69 @@ class OrdersForm(ActionsForm):
     """Helium 3's orders: up to two actions, a shield with its deflect direction."""
 
 
+@lru_cache(maxsize=256)
+def _row_fields(form: type[ActionsForm], robot_ids: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+    """The action rows' fields of a form class with these robots to choose, in order.
+
+    Made once and shared by the forms that have the same robots: Django copies a
+    form's declared fields for each form, and a choice field checks its choices
+    twice when made (the field's and the widget's), about a third of a first view's
+    form; nothing changes these fields after they are made (the rows are drawn here,
+    not by their widgets). A form that must change one of them copies it first."""
+    robot_choices = [("", "—")] + [(r, r) for r in robot_ids]
+    type_choices = [("", "—")] + [(t, t) for t in form.ACTION_TYPES]
+    direction_choices = [("", "—")] + [(d, d) for d in DIRECTIONS]
+    fields: list[tuple[str, Any]] = []
+    for i in range(form.MAX_ACTIONS):
+        fields += [
+            (
+                f"robot_{i}",
+                forms.ChoiceField(label=form.ROBOT_LABEL, choices=robot_choices, required=False),
+            ),
+            (f"type_{i}", forms.ChoiceField(label="Action", choices=type_choices, required=False)),
+            (f"x_{i}", forms.IntegerField(label="x", required=False, min_value=0, max_value=999)),
+            (f"y_{i}", forms.IntegerField(label="y", required=False, min_value=0, max_value=999)),
+            (
+                f"direction_{i}",
+                forms.ChoiceField(
+                    label=form.DIRECTION_LABEL, choices=direction_choices, required=False
+                ),
+            ),
+        ]
+    return tuple(fields)
+
+
 def _control(field: forms.BoundField) -> str:
-    name = escape(field.html_name)
+    """A field's label and control, as a `<span class="field">`."""
     value = field.value()
     current = "" if value is None else str(value)
+    kind = field.name.rsplit("_", 1)[0]
+    label = field.label if kind in ("robot", "direction") else LABELS.get(kind, kind)
+    choices = None
     if isinstance(field.field, forms.ChoiceField):
-        choices: list[tuple[Any, Any]] = list(field.field.choices)  # type: ignore[arg-type]
+        choices = tuple(field.field.choices)  # type: ignore[arg-type]
+    args = (field.html_name, field.id_for_label, str(label), current, choices)
+    if len(current) > SHORT:  # a posted value no control offers: drawn, not kept
+        return _control_html.__wrapped__(*args)
+    return _control_html(*args)
+
+
+@lru_cache(maxsize=1024)
+def _control_html(
+    name: str, id_: str, label: str, current: str, choices: tuple[tuple[Any, Any], ...] | None
+) -> str:
+    """The same controls are drawn on page after page (the fresh form's, and those of
+    the orders sent): each is escaped and joined once."""
+    head = f'<span class="field"><label for="{escape(id_)}">{escape(label)}:</label> '
+    if choices is not None:
         options = "".join(
-            f'<option value="{escape(v)}"{" selected" if str(v) == current else ""}>{escape(label)}</option>'
-            for v, label in choices
+            f'<option value="{escape(v)}"{" selected" if str(v) == current else ""}>{escape(text)}</option>'
+            for v, text in choices
         )
-        return f'<select name="{name}" id="{escape(field.id_for_label)}">{options}</select>'
+        return f'{head}<select name="{escape(name)}" id="{escape(id_)}">{options}</select></span>'
     return (
-        f'<input type="number" name="{name}" id="{escape(field.id_for_label)}" min="0" max="19" '
-        f'inputmode="numeric" value="{escape(current)}">'
+        f'{head}<input type="number" name="{escape(name)}" id="{escape(id_)}" min="0" max="19" '
+        f'inputmode="numeric" value="{escape(current)}"></span>'
     )
 
 
@@ -207,12 +241,7 @@ def action_rows(form: Any) -> SafeString:
         parts.append(f'<fieldset class="action" data-index="{i}"><legend>Action {i + 1}</legend>')
         errors: list[str] = []
         for field in row:
-            kind = field.name.rsplit("_", 1)[0]
-            label = field.label if kind in ("robot", "direction") else LABELS.get(kind, kind)
-            parts.append(
-                f'<span class="field"><label for="{escape(field.id_for_label)}">'
-                f"{escape(label)}:</label> {_control(field)}</span>"
-            )
+            parts.append(_control(field))
             errors.extend(str(e) for e in field.errors)
         parts.append('<p class="summary" aria-live="polite"></p>')
         if errors:

@@ -17,13 +17,14 @@ board that is not the viewer's to play would promise an order it cannot send.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import engine
 from engine.errors import OrdersError
 from engine.helium3 import api
-from engine.helium3.board import DIRECTIONS
-from engine.helium3.moves import action_kinds, missile_targets, reachable
+from engine.helium3.board import DELTAS, DIRECTIONS
+from engine.helium3.moves import action_kinds, missile_targets
 from engine.helium3.orders import MOVE_RANGE, Action, Orders, parse_action
 from engine.helium3.resolve import MINE_AROUND, MINE_CENTRE, Turn
 from engine.helium3.state import Robot, State
@@ -71,11 +72,47 @@ def believed_state(view: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
+@cache
+def _neighbours(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """For each cell, row-major, the cells a king step away on a board of this size."""
+    return tuple(
+        tuple(
+            (y + ey) * width + x + ex
+            for ex, ey in DELTAS.values()
+            if 0 <= x + ex < width and 0 <= y + ey < height
+        )
+        for y in range(height)
+        for x in range(width)
+    )
+
+
 def _reach_string(turn: Turn, robot: Robot, width: int, height: int) -> str:
-    """One character a cell, row-major: the king steps to reach it, or '.'."""
+    """One character a cell, row-major: the king steps to reach it, or '.'.
+
+    The engine's `reachable` (a breadth-first search over free cells, up to MAX_REACH
+    steps) by rings over cell numbers: every free cell gets its distance when first
+    met, the same distances the engine gives, and the board's neighbour table is made
+    once per size (the search made a tuple and tested the board's edges per step, the
+    most of the hints' time)."""
+    neighbours = _neighbours(width, height)
     cells = ["."] * (width * height)
-    for (x, y), d in reachable(turn, robot, MAX_REACH).items():
-        cells[y * width + x] = str(d)
+    start = robot.y * width + robot.x
+    cells[start] = "0"
+    seen = set(turn.occ)
+    seen.add(start)
+    ring = [start]
+    for d in range(1, MAX_REACH + 1):
+        mark = str(d)
+        after = []
+        for cell in ring:
+            for near in neighbours[cell]:
+                if near not in seen:
+                    seen.add(near)
+                    cells[near] = mark
+                    after.append(near)
+        if not after:
+            break
+        ring = after
     return "".join(cells)
 
 
