@@ -30,7 +30,8 @@ STEPS = (
     # turn_pass_on_deadline (worker, the sweeper): locked, the turn is still waiting.
     "pass_locked",
     # turn_resolve (worker).
-    "resolve_locked",  # the match row is locked, the turn not claimed yet
+    "resolve_locked",  # the match row is locked (on PostgreSQL the turn's claim went
+    # with the lock, uncommitted: no other process sees it before the commit)
     "resolve_claimed",  # the turn is claimed (uncommitted)
     "resolve_applied",  # the resolution and the new state are written (uncommitted)
     "resolve_next_turn",  # the next turn is begun: bot orders, emails (uncommitted)

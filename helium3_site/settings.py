@@ -343,7 +343,10 @@ else:
         # kombu's Redis transport, one client per channel (helium3_site.celery).
         CELERY_BROKER_TRANSPORT = "helium3_site.celery:RedisTransport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        # Our tasks are short; a lost worker's message comes back after this.
+        # Read only where acknowledgements are emulated in Redis, which our channel
+        # turns off (helium3_site/celery.py, RedisChannel): a lost worker's turns
+        # come back through the clock sweep instead. Kept for a transport that sets
+        # "ack_emulation" back on.
         "visibility_timeout": _positive_int("CELERY_VISIBILITY_TIMEOUT", 3600),
     }
 # One queue name for web and workers; a benchmark or a second site on the same Redis
