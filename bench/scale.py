@@ -32,6 +32,22 @@ A match moves as fast as its person looks. `--clients` threads share the people;
 when the site falls behind, looks start late and the schedule lag shows it. A match
 that ends is replaced.
 
+By default the people pass the moment their form appears: a closed loop, so the
+site is always saturated and a page answer's latency is about `--clients` / the
+requests answered a second, the load script's queue more than the site. `--think S`
+(the push channel's pace only) gives an offered load at a pace, as people who think
+between turns: each person passes S seconds after their form appeared on the page
+(the first ones spread over one think); their next look is scheduled at that due
+time, and no client thread waits meanwhile. A person's cycle is S plus the site's
+response (from their pass to the next turn's form on their page), so N people offer
+N / (S + response) passes a second, and each pass brings four turns (Resolutions:
+the person's and each bot's; `turns_per_pass` as measured): 1,000 matches with
+`--think 26` offer about 1000 / 26.5 * 4 ~ 150 turns/s. The run reports the pace
+offered (`offered_passes_per_s`, `offered_turns_per_s`, from the response's
+median), the response (`response_ms`), and how late each pass started against its
+due time (`late_ms`: near 0, the site kept the pace; growing, the site or the
+script's threads fell behind), and `passes_early` (none, or the script is wrong).
+
 It reports turns resolved per second (resolutions written in the window), board
 page views, polls and POSTs per second, their latency (median, p90, p99), the time from a turn
 accepted to the worker's claim, errors (any answer but 200/302/304, any exception,
@@ -86,6 +102,7 @@ import random
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -130,6 +147,10 @@ class Player:
     busy: bool = False  # a client thread is looking for this person
     stream_port: int = 0
     index: int = 0  # the person's place in the driver's list
+    # `--think`: when the form of a turn not sent yet appeared on the page, and when
+    # the person's last pass was sent (monotonic; 0: none since).
+    form_seen_at: float = 0.0
+    sent_at: float = 0.0
 
 
 @dataclass
@@ -140,6 +161,12 @@ class Stats:
     looks_after_send: int = 0
     posts: list[float] = field(default_factory=list)
     lag: list[float] = field(default_factory=list)
+    # `--think`: each pass's start against its due time (the form seen + think; < 0:
+    # early), the time from the form seen to the pass, and from a pass sent to the
+    # next turn's form on the page (the site's response as the person sees it).
+    late: list[float] = field(default_factory=list)
+    waited: list[float] = field(default_factory=list)
+    response: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     error_count: int = 0
     finished: int = 0
@@ -297,6 +324,8 @@ class Driver:
         # The page's own pace: told by the push channel (PushPages opens it).
         self.pushed = args.visit is None and args.poll is None
         self.poll_seconds: float = args.poll if args.poll is not None else POLL_SECONDS
+        # Pushed pace: seconds a person thinks, from the form appearing to the pass.
+        self.think: float = args.think
         self.push: PushPages | None = None
 
     def _next(self) -> tuple[float, int] | None:
@@ -381,7 +410,14 @@ class Driver:
     def _shows(self, player: Player, body: bytes) -> None:
         """What the page now shows: the orders form of a turn, or none."""
         found = TURN_RE.search(body)
-        player.form_turn = int(found.group(1) or found.group(2)) if found else None
+        turn = int(found.group(1) or found.group(2)) if found else None
+        if turn is not None and turn != player.form_turn and turn != player.sent_turn:
+            # The form of a turn the person has not sent: their turn is visible now.
+            player.form_seen_at = time.monotonic()
+            if player.sent_at:
+                self.stats.response.append(player.form_seen_at - player.sent_at)
+                player.sent_at = 0.0
+        player.form_turn = turn
         csrf = CSRF_RE.search(body)
         player.form_csrf = csrf.group(1).decode() if csrf else ""
 
@@ -483,6 +519,16 @@ class Driver:
             turn = player.form_turn
             if turn is None or turn == player.sent_turn:
                 break
+            if self.think:
+                # The person thinks `think` seconds from the form appearing: their
+                # next look is scheduled at the due time, no client thread waits.
+                now = time.monotonic()
+                due = player.form_seen_at + self.think
+                if now < due:
+                    return due - now
+                self.stats.late.append(now - due)
+                self.stats.waited.append(now - player.form_seen_at)
+                player.sent_at = now
             form = {"turn": str(turn), "actions_json": "[]"}
             if player.form_csrf:
                 form["csrfmiddlewaretoken"] = player.form_csrf
@@ -536,6 +582,7 @@ class Driver:
         user = User.objects.get(pk=Seat.objects.get(match_id=player.match_id, number=1).user_id)
         player.match_id = new_match(user, self.bot)
         player.form_turn, player.sent_turn, player.wanted, player.poll = None, -1, None, ""
+        player.sent_at = 0.0
         self.match_ids.append(player.match_id)
         connection.close()
         with self.stats.lock:
@@ -583,6 +630,8 @@ class Driver:
         start = time.monotonic()
         if self.visit is not None:
             spread = self.visit
+        elif self.pushed and self.think:
+            spread = self.think  # the people saw their forms at any time of a think
         elif self.pushed:
             spread = POLL_SECONDS  # the pages are open: their people act within a moment
         else:
@@ -590,7 +639,11 @@ class Driver:
         self.until = start + self.args.seconds
         for i in range(len(self.players)):
             # Spread the first looks over one period.
-            self._schedule(i, self.rng.uniform(0, spread))
+            first = self.rng.uniform(0, spread)
+            if self.think:
+                # The page loaded before the window: its form is due at the first look.
+                self.players[i].form_seen_at = start + first - self.think
+            self._schedule(i, first)
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -1213,6 +1266,8 @@ def run_one(
     push_errors = 0
     if args.visit:
         pace = f"a visit every {args.visit} s"
+    elif driver.pushed and args.think:
+        pace = f"told by the push channel, {args.think} s think"
     elif driver.pushed:
         pace = "told by the push channel"
     else:
@@ -1247,6 +1302,8 @@ def run_one(
         "matches_finished_and_replaced": stats.finished,
         "matches_running_at_end": running,
     }
+    if args.think:
+        result.update(thinking(stats, matches, args.think, resolved))
     result.update(sampler.figures(elapsed, resolved))
     if push is not None:
         result["push"] = push.figures(elapsed)
@@ -1261,6 +1318,37 @@ def run_one(
         stats.errors + worker_errors[:5] + result.get("push", {}).get("follow_errors", [])
     )
     return result
+
+
+def thinking(stats: Stats, people: int, think: float, resolved: int) -> dict[str, Any]:
+    """`--think`: the pace offered and whether it was kept.
+
+    A person's cycle is the think plus the site's response (from their pass sent to
+    the next turn's form on their page), so `people` offer people / (think +
+    response) passes a second. Each pass brings the match's turn of all four seats:
+    the person's and then each bot's (a Resolution each, `turns_per_pass` as
+    measured), so 1,000 people thinking 26 s offer 1000 / 26.x * 4 ~ 150 turns/s
+    when the response is well under a second. `late_ms`: each pass's start against
+    its due time (the form seen + think); a median near 0 says the script kept the
+    pace, a growing one that the site (or the script's threads) fell behind.
+    """
+    response = statistics.median(stats.response) if stats.response else None
+    per_pass = resolved / len(stats.posts) if stats.posts else None
+    offered = people / (think + response) if response is not None else None
+    return {
+        "think_s": think,
+        "passes": len(stats.posts),
+        "turns_per_pass": round(per_pass, 2) if per_pass is not None else None,
+        "response_ms": _support.percentiles(stats.response),
+        "offered_passes_per_s": round(offered, 1) if offered is not None else None,
+        "offered_turns_per_s": round(offered * per_pass, 1)
+        if offered is not None and per_pass is not None
+        else None,
+        "late_ms": _support.percentiles(stats.late),
+        "passes_early": sum(1 for late in stats.late if late < 0),
+        "waited_ms": _support.percentiles(stats.waited),
+        "waited_min_ms": round(min(stats.waited) * 1000, 3) if stats.waited else None,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1285,6 +1373,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--push-pages", type=int, default=0, help="open pages (SSE on /push/) per push process"
     )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="pushed pace: seconds each person thinks from their form appearing to their"
+        " pass (0: at once); the offered pace is people / (think + response)",
+    )
     parser.add_argument("--streams", type=int, default=1, help="push (uvicorn) processes")
     parser.add_argument("--clients", type=int, default=32, help="load threads")
     parser.add_argument("--bot", default="random")
@@ -1304,6 +1399,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.seconds is None:
         args.seconds = args.minutes * 60
+    if args.think < 0:
+        parser.error("--think: seconds, 0 or more")
+    if args.think and (args.poll is not None or args.visit is not None):
+        parser.error("--think is for the push channel's pace (the default), not --poll/--visit")
 
     missing = _support.services_up()
     if missing:
@@ -1367,6 +1466,12 @@ def main(argv: list[str] | None = None) -> int:
             text += (
                 f"; the people's channels: fan-out median {p['fanout_ms']['median']} ms,"
                 f" p99 {p['fanout_ms']['p99']} ms"
+            )
+        if "think_s" in r:
+            text += (
+                f"; {r['think_s']} s think: offered {r['offered_turns_per_s']} turns/s,"
+                f" response median {r['response_ms']['median']} ms, passes started late"
+                f" median {r['late_ms']['median']} ms, p99 {r['late_ms']['p99']} ms"
             )
         text += f", accepted to claim median {r['accepted_to_claim_ms']['median']} ms"
         text += f", load {r['loadavg_1m_before_after']}"

@@ -128,6 +128,31 @@ def test_the_scale_bench_people_are_told_their_turns_by_the_push_channel(databas
     assert only["turns_resolved"] > 8  # a second round in some match
 
 
+def test_the_scale_bench_people_think_before_each_pass(database: str) -> None:
+    think, seconds, matches = 2.0, 10.0, 2
+    figures = run(
+        "scale.py",
+        "--matches", str(matches), "--seconds", str(seconds), "--think", str(think),
+        "--clients", "2", "--gunicorn-workers", "1", "--worker-concurrency", "1",
+        "--database", database, "--keep", migrated=database,
+        timeout=300,  # web, worker, beat, push and the bell's Redis on a loaded machine
+    )  # fmt: skip
+    (only,) = figures["runs"]
+    assert only["errors"] == 0, only["error_samples"]
+    assert only["pace"] == f"told by the push channel, {think} s think"
+    # Each person passes at most once a think (and once more at the window's edge):
+    # people who did not wait would pass as fast as the site answers.
+    assert 0 < only["passes"] <= matches * (seconds / think + 1)
+    # No pass before its due time: each came a whole think after its form appeared.
+    assert only["passes_early"] == 0
+    assert only["waited_min_ms"] >= think * 1000
+    assert only["late_ms"]["median"] is not None and only["late_ms"]["median"] >= 0
+    # A second pass of someone's: the site's response was seen, so the pace offered.
+    assert only["response_ms"]["median"] > 0
+    assert 0 < only["offered_passes_per_s"] <= matches / think
+    assert only["offered_turns_per_s"] > 0
+
+
 def test_the_scale_bench_at_correspondence_pace_times_the_push_channel(database: str) -> None:
     figures = run(
         "scale.py",
