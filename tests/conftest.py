@@ -156,13 +156,18 @@ def _worker_forget_scheduled() -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    if "celery_worker" in getattr(item, "fixturenames", ()):
-        _worker_quiet()
+    uses_worker = "celery_worker" in getattr(item, "fixturenames", ())
     # Any test whose transactions commit (its on-commit hooks queue real tasks).
-    if "celery_worker" in getattr(item, "fixturenames", ()) or any(
-        mark.kwargs.get("transaction") for mark in item.iter_markers("django_db")
-    ):
-        _worker_forget_scheduled()
+    commits = any(mark.kwargs.get("transaction") for mark in item.iter_markers("django_db"))
+    if not (uses_worker or commits):
+        return
+    from helium3_site.celery import app
+
+    # The worker thread, once an earlier test started it, takes the tasks of a test
+    # that does not ask for it too.
+    if uses_worker or getattr(app, "helium3_tests_worker", None) is not None:
+        _worker_quiet()
+    _worker_forget_scheduled()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -86,6 +86,16 @@ def test_a_paused_match_turn_is_not_claimed(running_match, player):
     assert services.turn_resolve(match_id=running_match.pk, number=0) is None
 
 
+@pytest.fixture
+def resolved_here() -> Any:
+    """The test resolves the turn itself: the orders' commit queues no task. The
+    run's worker thread, started by an earlier test, would otherwise take the turn
+    (this test's resolution then finds it claimed) or resolve it while the test's
+    database is being emptied (a deadlock on PostgreSQL)."""
+    with mock.patch.object(turns, "turn_resolve_queue") as queued:
+        yield queued
+
+
 def _postgresql() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the round trips asked of PostgreSQL")
@@ -93,10 +103,11 @@ def _postgresql() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_worker_resolves_in_two_round_trips_begun_and_committed_with_its_statements(
-    running_match, player
+    running_match, player, resolved_here
 ):
     _postgresql()
     services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
+    assert resolved_here.called  # the commit asked for the worker, which is not told
     connection.ensure_connection()
     raw = type(connection.connection)
     begun = []
@@ -129,7 +140,9 @@ def test_the_worker_resolves_in_two_round_trips_begun_and_committed_with_its_sta
 
 
 @pytest.mark.django_db(transaction=True)
-def test_inside_an_outer_transaction_the_resolution_commits_nothing(running_match, player):
+def test_inside_an_outer_transaction_the_resolution_commits_nothing(
+    running_match, player, resolved_here
+):
     _postgresql()
     services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
 
