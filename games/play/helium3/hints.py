@@ -17,19 +17,20 @@ board that is not the viewer's to play would promise an order it cannot send.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import engine
 from engine.errors import OrdersError
 from engine.helium3 import api
-from engine.helium3.board import DELTAS, DIRECTIONS
+from engine.helium3.board import DIRECTIONS
+from engine.helium3.bots.plan import reach_from
 from engine.helium3.moves import action_kinds, missile_targets
 from engine.helium3.orders import MOVE_RANGE, Action, Orders, parse_action
 from engine.helium3.resolve import MINE_AROUND, MINE_CENTRE, Turn
 from engine.helium3.state import Robot, State
 
 MAX_REACH = max(MOVE_RANGE.values())
+_STEPS = [str(steps) for steps in range(MAX_REACH + 1)]
 # The engine's mining rule (Turn.mine), for the planner to say what a mine would take
 # at each target from the board it draws: up to `centre` from the cell, `around` from
 # each neighbour.
@@ -72,47 +73,17 @@ def believed_state(view: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-@cache
-def _neighbours(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """For each cell, row-major, the cells a king step away on a board of this size."""
-    return tuple(
-        tuple(
-            (y + ey) * width + x + ex
-            for ex, ey in DELTAS.values()
-            if 0 <= x + ex < width and 0 <= y + ey < height
-        )
-        for y in range(height)
-        for x in range(width)
-    )
-
-
 def _reach_string(turn: Turn, robot: Robot, width: int, height: int) -> str:
     """One character a cell, row-major: the king steps to reach it, or '.'.
 
     The engine's `reachable` (a breadth-first search over free cells, up to MAX_REACH
-    steps) by rings over cell numbers: every free cell gets its distance when first
-    met, the same distances the engine gives, and the board's neighbour table is made
-    once per size (the search made a tuple and tested the board's edges per step, the
-    most of the hints' time)."""
-    neighbours = _neighbours(width, height)
+    steps) by rings over cell numbers with the bots' neighbour table, made once per
+    board size (`reach_from`): the same distances the engine gives, without its search
+    making a tuple and testing the board's edges per step."""
     cells = ["."] * (width * height)
     start = robot.y * width + robot.x
-    cells[start] = "0"
-    seen = set(turn.occ)
-    seen.add(start)
-    ring = [start]
-    for d in range(1, MAX_REACH + 1):
-        mark = str(d)
-        after = []
-        for cell in ring:
-            for near in neighbours[cell]:
-                if near not in seen:
-                    seen.add(near)
-                    cells[near] = mark
-                    after.append(near)
-        if not after:
-            break
-        ring = after
+    for cell, steps in reach_from(start, turn.occ, width, height, MAX_REACH).items():
+        cells[cell] = _STEPS[steps]
     return "".join(cells)
 
 
