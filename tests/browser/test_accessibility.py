@@ -75,8 +75,6 @@ BIG_ICONS = """() => [...document.querySelectorAll('.legend li > svg')]
 
 def axe_violations(page: Page, only: dict[str, Any]) -> list[str]:
     """Each violation of the page as "rule: element: why"."""
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.add_script_tag(path=str(AXE))
     found = page.evaluate(RUN_AXE, only)
     return [
         f"{v['id']}: {node['target']}: {node['why']} [{node['html']}]"
@@ -103,18 +101,29 @@ TO_THEME = """theme => {
 
 class Looks:
     """The browser pages of one width: a visitor's and a player's, each opened in the
-    light theme (chosen before any page of the site is opened) and then turned dark."""
+    light theme (chosen before any page of the site is opened) and then turned dark.
 
-    def __init__(self, browser: Browser, base: str, device: str) -> None:
+    The widths share their pages: each user's one browser context and page serve
+    both, set to this width before a page is opened. A context of its own per
+    width cost a browser page process more and fetched every stylesheet, script and
+    font again into its empty cache."""
+
+    def __init__(
+        self, browser: Browser, base: str, device: str, pages: dict[str, Page], errors: list[str]
+    ) -> None:
         self.browser, self.base, self.device = browser, base, device
-        self.pages: dict[str, Page] = {}
-        self.errors: list[str] = []  # the script errors of its pages, until read
+        self.pages = pages
+        self.errors = errors  # the script errors of the pages, until read
 
     def page(self, user: Any = None) -> Page:
         key = user.username if user is not None else ""
         if key not in self.pages:
             context = self.browser.new_context(viewport=VIEWPORTS[self.device])
             context.add_init_script(f"localStorage.setItem('h3-theme', '{THEMES[0]}')")
+            # axe-core given once to the context, which runs it in each page it opens
+            # (every page of it is read): added to each page instead, its 650 kB went
+            # from this process through the driver to the browser once a page.
+            context.add_init_script(path=str(AXE))
             if user is not None:
                 client = Client()
                 client.force_login(user)
@@ -123,21 +132,21 @@ class Looks:
             page = context.new_page()
             page.on("pageerror", lambda error: self.errors.append(str(error)))
             self.pages[key] = page
-        return self.pages[key]
-
-    def close(self) -> None:
-        for page in self.pages.values():
-            page.context.close()
+        page = self.pages[key]
+        page.set_viewport_size(VIEWPORTS[self.device])
+        return page
 
 
 @contextmanager
 def every_look(browser: Browser, base: str) -> Iterator[list[Looks]]:
-    looks = [Looks(browser, base, d) for d in VIEWPORTS]
+    pages: dict[str, Page] = {}
+    errors: list[str] = []
+    looks = [Looks(browser, base, d, pages, errors) for d in VIEWPORTS]
     try:
         yield looks
     finally:
-        for look in looks:
-            look.close()
+        for page in pages.values():
+            page.context.close()
 
 
 def check(
