@@ -24,7 +24,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
-from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
 
 from games import catalog
 from games.errors import ServiceError
@@ -219,6 +218,11 @@ def _deliver(sub: PushSubscription, data: bytes, *, ttl: int, topic: str) -> boo
         log.warning("push subscription %s: its endpoint is no longer allowed", sub.pk)
         sub.delete()
         return False
+    # Imported here, not with the module: pywebpush brings aiohttp, a third of a second
+    # of CPU in every process that starts the site (web, worker, beat, push, each test
+    # process), and only the send needs it.
+    from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
+
     session = requests.Session()
     session.trust_env = False  # no proxy from the environment, as no redirect: this URL only
     session.max_redirects = 0
