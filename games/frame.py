@@ -108,7 +108,8 @@ def parts(request: HttpRequest, frame: Frame) -> dict[str, Pieces]:
         "banner": cut(without_csrf(banner.encode())),
     }
     try:
-        memo.set(key, made, PARTS_SECONDS)
+        # As pairs: a tuple is kept as it is, not pickled (helium3_site/pagecache.py).
+        memo.set(key, tuple(made.items()), PARTS_SECONDS)
     except Exception:
         log.warning("frame parts cache unavailable", exc_info=True)
     return made
