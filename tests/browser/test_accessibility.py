@@ -74,7 +74,10 @@ BIG_ICONS = """() => [...document.querySelectorAll('.legend li > svg')]
 
 
 def axe_violations(page: Page, only: dict[str, Any]) -> list[str]:
-    """Each violation of the page as "rule: element: why"."""
+    """Each violation of the page as "rule: element: why". The pages of this module's
+    contexts have axe-core from the start; another test's page is given it here."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
     found = page.evaluate(RUN_AXE, only)
     return [
         f"{v['id']}: {node['target']}: {node['why']} [{node['html']}]"
