@@ -70,30 +70,39 @@ def due_emails() -> Any:
     return Notification.objects.filter(status="pending", send_after__lte=timezone.now())
 
 
-def settled() -> bool:
-    """Nothing left for the worker: no accepted turn, no pending email that is due."""
+def settled(sending_allowed: int | None = 0) -> bool:
+    """Nothing left for the worker: no accepted turn, no pending email that is due,
+    and no email being sent beyond `sending_allowed` (those whose sender was killed
+    after claiming them; None: any number, for a test where a crash may leave some).
+    A live worker's email is "sending" from its claim until the mail is out."""
     connection.close()  # a fresh connection: the server may have restarted
     accepted = Turn.objects.filter(
         status=Turn.Status.ACCEPTED, match__status=Match.Status.RUNNING
     ).exists()
-    return not accepted and not due_emails().exists()
+    if accepted or due_emails().exists():
+        return False
+    if sending_allowed is None:
+        return True
+    return Notification.objects.filter(status="sending").count() <= sending_allowed
 
 
-def wait_settled(timeout: float = 30.0) -> float:
+def wait_settled(timeout: float = 30.0, *, sending_allowed: int | None = 0) -> float:
     """Wait until settled (twice in a row, 0.3 s apart); the seconds it took."""
     start = time.monotonic()
     while True:
-        if settled():
+        if settled(sending_allowed):
             time.sleep(0.3)
-            if settled():
+            if settled(sending_allowed):
                 return time.monotonic() - start
         if time.monotonic() - start > timeout:
             stuck = list(
                 Turn.objects.filter(status=Turn.Status.ACCEPTED).values_list("match_id", "number")
             )
             pending = list(due_emails().values_list("pk", "kind"))
+            sending = list(Notification.objects.filter(status="sending").values_list("pk", "kind"))
             raise AssertionError(
-                f"not settled after {timeout}s: accepted turns {stuck}, pending emails {pending}"
+                f"not settled after {timeout}s: accepted turns {stuck}, pending emails {pending}, "
+                f"emails being sent {sending} ({sending_allowed} allowed)"
             )
         time.sleep(0.1)
 

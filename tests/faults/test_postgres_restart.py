@@ -108,7 +108,7 @@ def test_postgres_restarted_under_load_loses_no_accepted_orders_and_nothing_rest
     for thread in threads:
         thread.join(timeout=60)
 
-    wait_settled(timeout=30)
+    wait_settled(timeout=30, sending_allowed=None)
     accepted = [s for s in log if s.answer.status == 302]
     failed = [s for s in log if s.answer.status >= 500 or s.answer.status == 0]
     print(
@@ -156,7 +156,7 @@ def test_postgres_restarted_under_load_loses_no_accepted_orders_and_nothing_rest
         rows = [(m.pk, m.status, m.turn_number, m.to_move) for m in Match.objects.all()]
         turns = [str(t) for t in Turn.objects.exclude(status="resolved")]
         raise AssertionError(f"not every player's turn: {rows} {turns}") from None
-    wait_settled()
+    wait_settled(sending_allowed=None)
     # An email whose sender lost the database between claiming and marking it sent
     # stays "sending": at most once, never twice (reconcile checks the mail).
     result = reconcile(stack.mail_dir, sending_allowed=Notification.objects.count())

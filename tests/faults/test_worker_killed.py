@@ -121,7 +121,7 @@ def test_a_worker_killed_at_each_step_leaves_every_turn_resolved_exactly_once(
         # and turn 1 (the bot's) resolved, once each.
         at_turn_2 = Match.objects.filter(pk=match.pk, turn_number=2).exists
         wait_until(at_turn_2, 30, f"{step}: turn 2")
-        wait_settled(timeout=30)
+        wait_settled(timeout=30, sending_allowed=killed_emails)
         match.refresh_from_db()
         assert (match.status, match.to_move) == (Match.Status.RUNNING, 1), step
         source = Orders.objects.get(match=match, turn_number=0).source
