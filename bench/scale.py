@@ -77,6 +77,19 @@ instances (each `--worker-concurrency` processes) and gunicorn instances (each
 `--gunicorn-workers` processes; the people are spread over them as a proxy would),
 as separate hosts would run them.
 
+Several paces on one started stack (stack start-up is most of a short run's CPU):
+
+    python bench/scale.py --matches 100 --phases poll,seconds=60 push,seconds=60 think=26
+
+`--phases`: each phase is a comma-separated list of its pace (`push`, `poll[=S]`,
+`think=S`, `visit=S`, `push-pages=N`: the pace options come from the phase only) and
+of `seconds=S`, `minutes=M`, `refresh=S` (the command line's otherwise). The phases
+are played in turn, each a run with people and matches of its own (`--reuse`: the
+running ones), each once the matches of the phase before have no accepted turn and
+the queues are empty (`settle_s`, at most 60 s), for each of --matches, --workers
+and --webs. The stack has the push channel when any phase needs it: a phase without
+it then runs with the doorbell rung on each commit (for a pace alone, run it alone).
+
 For every run: the CPU time of each kind of process (web, worker, beat, push, the
 bell's Redis, the PostgreSQL backends of the benchmark's database, the server's
 shared PostgreSQL processes, this load script) per resolved turn and as a share of
@@ -1188,33 +1201,24 @@ class Sampler:
 
 
 def run_one(
-    args: argparse.Namespace, env: dict[str, str], matches: int, workers: int, webs: int
-) -> dict[str, Any]:
-    from django.db import connections
-
-    from games.models import Match, Resolution, Turn
-
+    args: argparse.Namespace,
+    env: dict[str, str],
+    matches: int,
+    workers: int,
+    webs: int,
+    phases: list[argparse.Namespace],
+) -> list[dict[str, Any]]:
+    """One stack (`workers` Celery workers, `webs` gunicorn instances, beat, and the
+    push channel when a phase needs it) and each phase played on it in turn: a
+    result each."""
     _support.purge_queue(env)
-    tag = f"{os.getpid()}-{matches}-{workers}-{webs}-{time.time_ns()}"
-    setup = time.perf_counter()
-    players = reuse_players(matches) if args.reuse else []
-    reused = len(players)
-    if reused < matches:
-        players += make_players(matches - reused, args.bot, tag)
-    setup_s = time.perf_counter() - setup
-    connections.close_all()
     ports = [_support.free_port() for _ in range(webs)]
-    for i, player in enumerate(players):
-        player.port = ports[i % webs]  # the proxy's round robin
-        player.index = i
-    clients = min(args.clients, matches)
-    driver = Driver(argparse.Namespace(**{**vars(args), "clients": clients}), players, args.bot)
-    database = env["DATABASE_URL"].rsplit("/", 1)[1]
-    push: PushPages | None = None
-    channels = bool(args.push_pages) or driver.pushed
-    warm_s = 0.0
+    channels = any(bool(p.push_pages) or (p.visit is None and p.poll is None) for p in phases)
+    results: list[dict[str, Any]] = []
+    worker_errors_seen = 0
     with contextlib.ExitStack() as stack:
         run_env = dict(env)
+        bell = ""
         if channels:
             bell = stack.enter_context(bell_redis())
             run_env["PUSH_REDIS_URL"] = bell
@@ -1229,12 +1233,105 @@ def run_one(
             stack.enter_context(
                 _support.gunicorn(run_env, workers=args.gunicorn_workers, port=port)
             )
+        stream_ports = [_support.free_port() for _ in range(args.streams)] if channels else []
+        for port in stream_ports:
+            stack.enter_context(uvicorn(run_env, port))
+        previous: list[int] = []
+        for number, phase in enumerate(phases):
+            # The tail of the phase before (the turns its last passes brought) is
+            # not this one's to time.
+            settle_s = _settle(env, previous) if previous else 0.0
+            stack_shape = {
+                "worker_instances": workers,
+                "worker_processes": workers * args.worker_concurrency,
+                "web_instances": webs,
+                "web_processes": webs * args.gunicorn_workers,
+                "settle_s": round(settle_s, 1),
+            }
+            result, previous = run_phase(
+                phase, env, matches, ports, stream_ports, bell, stack_shape, str(number)
+            )
+            # The workers' ERROR lines written since the phase before's are this one's.
+            worker_errors = [line for path in worker_logs for line in _support.log_errors(path)]
+            _count_worker_errors(result, worker_errors[worker_errors_seen:])
+            worker_errors_seen = len(worker_errors)
+            results.append(result)
+    # And those the workers wrote while they stopped, with the last phase's.
+    worker_errors = [line for path in worker_logs for line in _support.log_errors(path)]
+    _count_worker_errors(results[-1], worker_errors[worker_errors_seen:])
+    return results
+
+
+def _count_worker_errors(result: dict[str, Any], lines: list[str]) -> None:
+    result["errors"] += len(lines)
+    result["error_samples"] += lines[:5]
+
+
+def _settle(env: dict[str, str], match_ids: list[int], timeout: float = 60.0) -> float:
+    """Waits until the last phase's matches have no turn accepted and not resolved
+    and the queues are empty (twice, half a second apart), so that a phase's window
+    does not time the tail of the one before; returns the seconds waited."""
+    import redis
+    from django.db import connections
+
+    from games.models import Turn
+
+    start = time.monotonic()
+    client = redis.Redis.from_url(env["CELERY_BROKER_URL"])
+    quiet = 0
+    try:
+        while quiet < 2 and time.monotonic() - start < timeout:
+            queued = client.llen(env["CELERY_QUEUE"]) + client.llen(env["CELERY_QUEUE"] + "-email")
+            accepted = Turn.objects.filter(
+                match_id__in=match_ids, status=Turn.Status.ACCEPTED
+            ).exists()
+            quiet = quiet + 1 if not queued and not accepted else 0
+            if quiet < 2:
+                time.sleep(0.5)
+    finally:
+        client.close()
+        connections.close_all()
+    return time.monotonic() - start
+
+
+def run_phase(
+    args: argparse.Namespace,
+    env: dict[str, str],
+    matches: int,
+    ports: list[int],
+    stream_ports: list[int],
+    bell: str,
+    stack_shape: dict[str, Any],
+    name: str,
+) -> tuple[dict[str, Any], list[int]]:
+    """One phase (a pace, for its seconds) on a started stack: its own people and
+    matches (or, with --reuse, the running ones kept); its figures without the
+    workers' errors (run_one counts them), and the ids of the matches it played."""
+    from django.db import connections
+
+    from games.models import Match, Resolution, Turn
+
+    tag = f"{os.getpid()}-{matches}-{name}-{time.time_ns()}"
+    setup = time.perf_counter()
+    players = reuse_players(matches) if args.reuse else []
+    reused = len(players)
+    if reused < matches:
+        players += make_players(matches - reused, args.bot, tag)
+    setup_s = time.perf_counter() - setup
+    connections.close_all()
+    for i, player in enumerate(players):
+        player.port = ports[i % len(ports)]  # the proxy's round robin
+        player.index = i
+    clients = min(args.clients, matches)
+    driver = Driver(argparse.Namespace(**{**vars(args), "clients": clients}), players, args.bot)
+    database = env["DATABASE_URL"].rsplit("/", 1)[1]
+    push: PushPages | None = None
+    channels = bool(args.push_pages) or driver.pushed
+    warm_s = 0.0
+    with contextlib.ExitStack() as stack:
         if channels:
-            stream_ports = [_support.free_port() for _ in range(args.streams)]
             for i, player in enumerate(players):
                 player.stream_port = stream_ports[i % len(stream_ports)]
-            for port in stream_ports:
-                stack.enter_context(uvicorn(run_env, port))
             people = driver if driver.pushed else None
             push = stack.enter_context(
                 PushPages(players, stream_ports, args.push_pages, bell, people)
@@ -1248,7 +1345,6 @@ def run_one(
         elapsed = driver.run()
         t1 = datetime.now(UTC)
         sampler.__exit__(None, None, None)
-    worker_errors = [line for path in worker_logs for line in _support.log_errors(path)]
     ids = driver.match_ids
     resolved = Resolution.objects.filter(
         match_id__in=ids, created_at__gte=t0, created_at__lt=t1
@@ -1264,21 +1360,10 @@ def run_one(
     connections.close_all()
     stats = driver.stats
     push_errors = 0
-    if args.visit:
-        pace = f"a visit every {args.visit} s"
-    elif driver.pushed and args.think:
-        pace = f"told by the push channel, {args.think} s think"
-    elif driver.pushed:
-        pace = "told by the push channel"
-    else:
-        pace = f"poll every {args.poll} s"
     result: dict[str, Any] = {
         "matches": matches,
-        "pace": pace,
-        "worker_instances": workers,
-        "worker_processes": workers * args.worker_concurrency,
-        "web_instances": webs,
-        "web_processes": webs * args.gunicorn_workers,
+        "pace": pace_of(args),
+        **stack_shape,
         "seconds": round(elapsed, 1),
         "setup_s": round(setup_s, 1),
         "matches_reused": reused,
@@ -1313,11 +1398,45 @@ def run_one(
             + len(push.stats.follow_errors)
             + push.people_stats.dropped
         )
-    result["errors"] = stats.error_count + len(worker_errors) + push_errors
-    result["error_samples"] = (
-        stats.errors + worker_errors[:5] + result.get("push", {}).get("follow_errors", [])
+    result["errors"] = stats.error_count + push_errors
+    result["error_samples"] = stats.errors + result.get("push", {}).get("follow_errors", [])
+    return result, ids
+
+
+def phase_of(args: argparse.Namespace, spec: str) -> argparse.Namespace:
+    """A phase of `--phases`: the command line's options, the pace the phase's own
+    (`push` alone: told by the push channel, at once)."""
+    phase = argparse.Namespace(
+        **{**vars(args), "poll": None, "visit": None, "think": 0.0, "push_pages": 0}
     )
-    return result
+    for item in spec.split(","):
+        key, has_value, value = item.strip().partition("=")
+        if key == "push" and not has_value:
+            continue
+        if key == "poll" and not has_value:
+            phase.poll = POLL_SECONDS
+            continue
+        if key not in ("poll", "think", "visit", "push-pages", "seconds", "minutes", "refresh"):
+            raise ValueError(f"{item!r} in {spec!r}: not a phase's option")
+        if not value:
+            raise ValueError(f"{item!r} in {spec!r}: a value is missing")
+        if key == "push-pages":
+            phase.push_pages = int(value)
+        elif key == "minutes":
+            phase.seconds = float(value) * 60
+        else:
+            setattr(phase, key, float(value))
+    return phase
+
+
+def pace_of(args: argparse.Namespace) -> str:
+    if args.visit is not None:
+        return f"a visit every {args.visit} s"
+    if args.poll is not None:
+        return f"poll every {args.poll} s"
+    if args.think:
+        return f"told by the push channel, {args.think} s think"
+    return "told by the push channel"
 
 
 def thinking(stats: Stats, people: int, think: float, resolved: int) -> dict[str, Any]:
@@ -1380,6 +1499,15 @@ def main(argv: list[str] | None = None) -> int:
         help="pushed pace: seconds each person thinks from their form appearing to their"
         " pass (0: at once); the offered pace is people / (think + response)",
     )
+    parser.add_argument(
+        "--phases",
+        nargs="+",
+        metavar="PHASE",
+        help="several paces played in turn on one started stack, each a comma-separated"
+        " list of push, poll[=S], think=S, visit=S, push-pages=N, seconds=S, minutes=M,"
+        " refresh=S (e.g. poll=0.5,seconds=30 think=2): the pace options come from the"
+        " phase only, the rest from the command line",
+    )
     parser.add_argument("--streams", type=int, default=1, help="push (uvicorn) processes")
     parser.add_argument("--clients", type=int, default=32, help="load threads")
     parser.add_argument("--bot", default="random")
@@ -1399,10 +1527,22 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.seconds is None:
         args.seconds = args.minutes * 60
-    if args.think < 0:
-        parser.error("--think: seconds, 0 or more")
-    if args.think and (args.poll is not None or args.visit is not None):
-        parser.error("--think is for the push channel's pace (the default), not --poll/--visit")
+    if args.phases is None:
+        phases = [args]
+    elif args.poll is not None or args.visit is not None or args.think or args.push_pages:
+        parser.error(
+            "--phases gives each phase its pace: no --poll, --visit, --think, --push-pages"
+        )
+    else:
+        try:
+            phases = [phase_of(args, spec) for spec in args.phases]
+        except ValueError as error:
+            parser.error(f"--phases: {error}")
+    for phase in phases:
+        if phase.think < 0:
+            parser.error("--think: seconds, 0 or more")
+        if phase.think and (phase.poll is not None or phase.visit is not None):
+            parser.error("--think is for the push channel's pace (the default), not --poll/--visit")
 
     missing = _support.services_up()
     if missing:
@@ -1416,10 +1556,11 @@ def main(argv: list[str] | None = None) -> int:
     _support.use_env(env)
     try:
         runs = [
-            run_one(args, env, n, w, g)
+            run
             for n in args.matches
             for w in args.workers
             for g in args.webs
+            for run in run_one(args, env, n, w, g, phases)
         ]
     finally:
         _support.purge_queue(env)
@@ -1429,10 +1570,12 @@ def main(argv: list[str] | None = None) -> int:
         if not args.keep:
             _support.drop_database(database)
     figures: dict[str, Any] = {"runs": runs}
-    if len(runs) > 1:
-        base = runs[0]
+    if len(runs) > len(phases):
+        # Each run against the first of its phase (the runs of a stack are its
+        # phases, in their order).
         figures["growth_vs_first"] = [
             {
+                "pace": r["pace"],
                 "matches": r["matches"],
                 "worker_processes": r["worker_processes"],
                 "web_processes": r["web_processes"],
@@ -1444,11 +1587,13 @@ def main(argv: list[str] | None = None) -> int:
                 if base["board_views_per_s"]
                 else None,
             }
-            for r in runs
+            for i, r in enumerate(runs)
+            for base in [runs[i % len(phases)]]
         ]
 
     def said(r: dict[str, Any]) -> str:
-        text = (
+        text = f"{r['pace']}: " if len(phases) > 1 else ""
+        text += (
             f"{r['matches']} matches, {r['worker_processes']} worker and {r['web_processes']} web"
             f" processes, for {r['seconds']} s: {r['turns_resolved_per_s']} turns/s,"
             f" {r['board_views_per_s']} views/s, view p99 {r['view_ms']['p99']} ms,"
