@@ -89,91 +89,69 @@ def test_the_turn_latency_bench_sees_turns_through_a_real_worker(database: str) 
     assert figures["next_player_saw_form"] >= 4
 
 
-def test_the_scale_bench_drives_matches_through_the_whole_stack(database: str) -> None:
+def test_the_scale_bench_plays_each_pace_through_the_whole_stack(database: str) -> None:
+    """The four paces as phases of one run: the stack (two web instances, a worker,
+    beat, push and the bell's Redis) is started once for them all, not once each."""
+    think, think_seconds, matches = 2.0, 10.0, 2
     figures = run(
         "scale.py",
-        "--matches", "2", "--seconds", "4", "--refresh", "0.5", "--poll", "0.5",
-        "--clients", "2", "--gunicorn-workers", "1", "--worker-concurrency", "1",
-        "--database", database, "--keep", migrated=database,
-        timeout=300,  # web, worker and beat to start on a loaded machine
-    )  # fmt: skip
-    (only,) = figures["runs"]
-    assert only["errors"] == 0, only["error_samples"]
-    assert only["pace"] == "poll every 0.5 s"
-    assert only["board_views"] > 0
-    assert only["turns_resolved"] > 0
-
-
-def test_the_scale_bench_people_are_told_their_turns_by_the_push_channel(database: str) -> None:
-    figures = run(
-        "scale.py",
-        "--matches", "2", "--seconds", "8", "--clients", "2",
-        "--gunicorn-workers", "1", "--worker-concurrency", "1",
-        "--database", database, "--keep", migrated=database,
-        timeout=300,  # web, worker, beat, push and the bell's Redis on a loaded machine
-    )  # fmt: skip
-    (only,) = figures["runs"]
-    assert only["errors"] == 0, only["error_samples"]
-    assert only["pace"] == "told by the push channel"
-    people = only["push"]["people"]
-    assert people["channels_opened"] >= 2 and people["connect_failures"] == 0
-    # Each pass went by script and was answered in JSON: no redirect, no page load
-    # but the first of a match begun in place of one that ended (a quiet machine
-    # plays a whole match of a person's passes in a few seconds).
-    assert only["posts_per_s"] > 0
-    assert only["board_views"] <= only["matches_finished_and_replaced"]
-    assert only["looks_after_send"] > 0
-    # Turns after the first pass came only because the channel told them.
-    assert people["turn_events"] > 0
-    assert only["turns_resolved"] > 8  # a second round in some match
-
-
-def test_the_scale_bench_people_think_before_each_pass(database: str) -> None:
-    think, seconds, matches = 2.0, 10.0, 2
-    figures = run(
-        "scale.py",
-        "--matches", str(matches), "--seconds", str(seconds), "--think", str(think),
-        "--clients", "2", "--gunicorn-workers", "1", "--worker-concurrency", "1",
-        "--database", database, "--keep", migrated=database,
-        timeout=300,  # web, worker, beat, push and the bell's Redis on a loaded machine
-    )  # fmt: skip
-    (only,) = figures["runs"]
-    assert only["errors"] == 0, only["error_samples"]
-    assert only["pace"] == f"told by the push channel, {think} s think"
-    # Each person passes at most once a think (and once more at the window's edge):
-    # people who did not wait would pass as fast as the site answers.
-    assert 0 < only["passes"] <= matches * (seconds / think + 1)
-    # No pass before its due time: each came a whole think after its form appeared.
-    assert only["passes_early"] == 0
-    assert only["waited_min_ms"] >= think * 1000
-    assert only["late_ms"]["median"] is not None and only["late_ms"]["median"] >= 0
-    # A second pass of someone's: the site's response was seen, so the pace offered.
-    assert only["response_ms"]["median"] > 0
-    assert 0 < only["offered_passes_per_s"] <= matches / think
-    assert only["offered_turns_per_s"] > 0
-
-
-def test_the_scale_bench_at_correspondence_pace_times_the_push_channel(database: str) -> None:
-    figures = run(
-        "scale.py",
-        "--matches", "3", "--seconds", "5", "--visit", "1", "--push-pages", "4",
+        "--matches", str(matches),
+        "--phases", "poll=0.5,seconds=4,refresh=0.5", "push,seconds=8",
+        f"think={think},seconds={think_seconds}", "visit=1,push-pages=4,seconds=5",
         "--clients", "2", "--gunicorn-workers", "1", "--worker-concurrency", "1",
         "--workers", "1", "--webs", "2",
         "--database", database, "--keep", migrated=database,
         timeout=300,  # a dozen processes to start on a loaded machine
     )  # fmt: skip
-    assert [(r["worker_processes"], r["web_processes"]) for r in figures["runs"]] == [(1, 2)]
+    assert [(r["worker_processes"], r["web_processes"]) for r in figures["runs"]] == [(1, 2)] * 4
+    polled, pushed, thought, visited = figures["runs"]
     for each in figures["runs"]:
         assert each["errors"] == 0, each["error_samples"]
-        assert each["polls_per_s"] == 0  # people who come back, not pollers
-        assert each["turns_resolved"] > 0
-        push = each["push"]
-        assert push["pages_connected"] == 4 and push["connect_failures"] == 0
-        assert push["turn_events_timed"] > 0 and push["fanout_ms"]["median"] > 0
-        # Every process kind that does a turn's work is seen spending CPU on it.
-        for kind in ("web", "worker", "push", "postgres"):
-            assert each["processes_seen"][kind] > 0, kind
-            assert each["cpu_ms_per_turn"][kind] > 0, kind
+
+    # A page without the channel polls, and loads the page when the form comes.
+    assert polled["pace"] == "poll every 0.5 s"
+    assert polled["board_views"] > 0
+    assert polled["turns_resolved"] > 0
+
+    # People told their turns by the push channel.
+    assert pushed["pace"] == "told by the push channel"
+    people = pushed["push"]["people"]
+    assert people["channels_opened"] >= 2 and people["connect_failures"] == 0
+    # Each pass went by script and was answered in JSON: no redirect, no page load
+    # but the first of a match begun in place of one that ended (a quiet machine
+    # plays a whole match of a person's passes in a few seconds).
+    assert pushed["posts_per_s"] > 0
+    assert pushed["board_views"] <= pushed["matches_finished_and_replaced"]
+    assert pushed["looks_after_send"] > 0
+    # Turns after the first pass came only because the channel told them.
+    assert people["turn_events"] > 0
+    assert pushed["turns_resolved"] > 8  # a second round in some match
+
+    # People who think before each pass.
+    assert thought["pace"] == f"told by the push channel, {think} s think"
+    # Each person passes at most once a think (and once more at the window's edge):
+    # people who did not wait would pass as fast as the site answers.
+    assert 0 < thought["passes"] <= matches * (think_seconds / think + 1)
+    # No pass before its due time: each came a whole think after its form appeared.
+    assert thought["passes_early"] == 0
+    assert thought["waited_min_ms"] >= think * 1000
+    assert thought["late_ms"]["median"] is not None and thought["late_ms"]["median"] >= 0
+    # A second pass of someone's: the site's response was seen, so the pace offered.
+    assert thought["response_ms"]["median"] > 0
+    assert 0 < thought["offered_passes_per_s"] <= matches / think
+    assert thought["offered_turns_per_s"] > 0
+
+    # Correspondence pace, with open pages on the push channel.
+    assert visited["pace"] == "a visit every 1.0 s"
+    assert visited["polls_per_s"] == 0  # people who come back, not pollers
+    assert visited["turns_resolved"] > 0
+    push = visited["push"]
+    assert push["pages_connected"] == 4 and push["connect_failures"] == 0
+    assert push["turn_events_timed"] > 0 and push["fanout_ms"]["median"] > 0
+    # Every process kind that does a turn's work is seen spending CPU on it.
+    for kind in ("web", "worker", "push", "postgres"):
+        assert visited["processes_seen"][kind] > 0, kind
+        assert visited["cpu_ms_per_turn"][kind] > 0, kind
 
 
 def test_the_halite_frames_bench_times_a_turn_playing_in_chromium() -> None:
