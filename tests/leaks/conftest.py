@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -10,6 +12,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
+from django.db import transaction
+from django.test import override_settings
 from leak_world import (
     REMAKE,
     Planted,
@@ -27,12 +31,18 @@ from games.guests.showcase import showcases_current
 PEOPLE = ["alice", "bob", "carol", "dave", "sam"]
 
 
+# PBKDF2's deliberate slowness is half a second per user; a crawl sends thousands
+# of API requests per token, far past the bots' rate limit.
+FAST_SITE = {
+    "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],
+    "API_RATE_LIMIT": 1_000_000,
+}
+
+
 @pytest.fixture(autouse=True)
 def fast_site(settings: Any) -> None:
-    # PBKDF2's deliberate slowness is half a second per user; a crawl sends
-    # thousands of API requests per token, far past the bots' rate limit.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.API_RATE_LIMIT = 1_000_000
+    for name, value in FAST_SITE.items():
+        setattr(settings, name, value)
 
 
 # The site's VAPID key belongs to the site, not to a world: every world crawled uses
@@ -72,8 +82,7 @@ def _api_tokens(users: dict[str, Any]) -> dict[str, str]:
     return {name: token_create(user=user, name="leak crawler")[1] for name, user in users.items()}
 
 
-@pytest.fixture
-def planted(db: None) -> Planted:
+def plant() -> Planted:
     """alice, bob, carol and dave play; sam only watches.
 
     running: alice, bob, carol, dave in seats 1-4, every robot shielded; alice's laser
@@ -127,8 +136,7 @@ def planted(db: None) -> Planted:
     )
 
 
-@pytest.fixture
-def remake_planted(db: None) -> Planted:
+def plant_remake() -> Planted:
     """The same people in helium3-remake matches of five rounds, a day a turn. Alice
     hides shields and deflects in the two running matches inside each test, once in
     each of its worlds (leak_world.hide_in_remake); here nothing is played in them.
@@ -171,3 +179,73 @@ def remake_planted(db: None) -> Planted:
         staff=_user("root", staff=True),
         tokens=_api_tokens(users),
     )
+
+
+@pytest.fixture
+def planted(db: None) -> Planted:
+    """The planted world (`plant`), built for this test alone."""
+    return plant()
+
+
+# --- one world for a whole test module --------------------------------------------------
+
+
+@contextmanager
+def _built_for_the_module(blocker: Any, build: Callable[[], Planted]) -> Iterator[Planted]:
+    """A world built once, inside a transaction of its own that is rolled back when the
+    module is done. Each test's own transaction (pytest-django's) is a savepoint inside
+    it, so whatever a test writes is undone before the next test sees the world. The
+    same settings hold for the build as for a test (this module's autouse fixtures)."""
+    atomic = transaction.atomic()
+    with blocker.unblock(), override_settings(**FAST_SITE, WEBPUSH_VAPID_PRIVATE_KEY=_VAPID_KEY):
+        atomic.__enter__()
+        try:
+            world = build()
+        except BaseException as error:
+            atomic.__exit__(type(error), error, error.__traceback__)
+            raise
+    try:
+        yield world
+    finally:
+        with blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
+def _as_built(world: Planted) -> Planted:
+    """The module's world as a test gets it: the database as it was built (every earlier
+    test's writes rolled back), no cache (the build leaves none), and the objects read
+    again, since a test may have changed them in Python (a match refreshed in a
+    rewritten world, a user's last login set by signing in)."""
+    for cache in caches.all():
+        cache.clear()
+    for user in [*world.users.values(), world.newcomer, world.staff]:
+        user.refresh_from_db()
+    for match in (world.running, world.private, world.finished, world.open):
+        match.refresh_from_db()
+    return world
+
+
+@pytest.fixture(scope="module")
+def planted_for_the_module(django_db_setup: None, django_db_blocker: Any) -> Iterator[Planted]:
+    with _built_for_the_module(django_db_blocker, plant) as world:
+        yield world
+
+
+@pytest.fixture
+def planted_once(planted_for_the_module: Planted, db: None) -> Planted:
+    """The planted world (`plant`) as built, built once for the test module: for tests
+    that are not transactional (their writes are rolled back)."""
+    return _as_built(planted_for_the_module)
+
+
+@pytest.fixture(scope="module")
+def remake_for_the_module(django_db_setup: None, django_db_blocker: Any) -> Iterator[Planted]:
+    with _built_for_the_module(django_db_blocker, plant_remake) as world:
+        yield world
+
+
+@pytest.fixture
+def remake_planted_once(remake_for_the_module: Planted, db: None) -> Planted:
+    """The remake's world (`plant_remake`) as built, built once for the test module."""
+    return _as_built(remake_for_the_module)

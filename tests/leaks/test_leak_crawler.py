@@ -325,9 +325,9 @@ def frozen_clock() -> Iterator[None]:
 
 
 def test_no_page_api_answer_or_email_tells_a_seat_a_hidden_shield(
-    planted: Planted, frozen_clock: None
+    planted_once: Planted, frozen_clock: None
 ) -> None:
-    world = planted
+    world = planted_once
     outside = stored_secrets(world.live) - REWRITTEN
     assert not outside, (
         f"{sorted(outside)} store hidden shields, and the crawler's second world does not "
@@ -361,8 +361,8 @@ def test_no_page_api_answer_or_email_tells_a_seat_a_hidden_shield(
     assert not missed, f"URL patterns the crawl never reached: {sorted(missed)}"
 
 
-def test_after_the_end_every_page_answers_and_the_shields_are_public(planted: Planted) -> None:
-    world = planted
+def test_after_the_end_every_page_answers_and_the_shields_are_public(planted_once: Planted) -> None:
+    world = planted_once
     for match in world.live:
         play_to_the_end(match)
     with time_machine.travel(datetime.now(UTC).replace(microsecond=0), tick=False):

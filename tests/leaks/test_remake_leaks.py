@@ -2,7 +2,7 @@
 movie, planner hint, API answer or email tells another seat, a spectator or an
 anonymous visitor a shield or deflect that a seat hid, nor the seed.
 
-The remake's matches (conftest.remake_planted): alice hides shields (raised in
+The remake's matches (conftest.plant_remake): alice hides shields (raised in
 place and after a move) and points them with `deflect` actions in a public match
 of three seats, and in a private one of two where her last `deflect` is accepted
 and not yet resolved; the others armed lasers, so their planner aims beams at her
@@ -147,9 +147,9 @@ def frozen_clock() -> Iterator[None]:
 
 @pytest.mark.parametrize("name", OTHERS)
 def test_no_page_api_answer_or_email_shows_another_viewer_a_hidden_remake_shield_or_deflect(
-    remake_planted: Planted, frozen_clock: None, name: str | None
+    remake_planted_once: Planted, frozen_clock: None, name: str | None
 ) -> None:
-    world = remake_planted
+    world = remake_planted_once
     viewer = world.users[name] if name else None
     first = crawl_world(world, viewer, rewritten=False)
     second = crawl_world(world, viewer, rewritten=True, like=first)
@@ -178,12 +178,12 @@ def test_no_page_api_answer_or_email_shows_another_viewer_a_hidden_remake_shield
 
 
 def test_alice_is_shown_her_own_hidden_play_so_both_checks_can_fail(
-    remake_planted: Planted, frozen_clock: None
+    remake_planted_once: Planted, frozen_clock: None
 ) -> None:
     """The control: crawled as the seat that owns them, the same requests carry the
     shields and deflects (the direct check counts them) and the answers differ
     between the worlds, on the board page, its poll, its history and the bot API."""
-    world = remake_planted
+    world = remake_planted_once
     alice = world.users["alice"]
     first = crawl_world(world, alice, rewritten=False)
     second = crawl_world(world, alice, rewritten=True, like=first)
