@@ -9,9 +9,8 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 # Processes for the engine and site tests (`make test TEST_PROCESSES=4` on a bigger
 # machine), and for the browser tests (each one a Chromium; they mostly wait for
 # movies played in real time, polls and bot turns, so more of them than CPUs). Four
-# instead of three gave no clear gain on two CPUs with the fault tests beside them:
-# the stage took 14 min 40 s against 13 min 49 s, on a machine about 1.2x as slow
-# that run.
+# instead of three gave no clear gain on two CPUs with the fault tests beside them
+# (docs/benchmarks.md).
 TEST_PROCESSES ?= 2
 BROWSER_PROCESSES ?= 3
 # On PostgreSQL the site and browser tests' databases are thrown away after the run: a
