@@ -1213,7 +1213,7 @@ def run_one(
     result each."""
     _support.purge_queue(env)
     ports = [_support.free_port() for _ in range(webs)]
-    channels = any(bool(p.push_pages) or (p.visit is None and p.poll is None) for p in phases)
+    channels = any(needs_channel(p) for p in phases)
     results: list[dict[str, Any]] = []
     worker_errors_seen = 0
     with contextlib.ExitStack() as stack:
@@ -1260,6 +1260,12 @@ def run_one(
     worker_errors = [line for path in worker_logs for line in _support.log_errors(path)]
     _count_worker_errors(results[-1], worker_errors[worker_errors_seen:])
     return results
+
+
+def needs_channel(args: argparse.Namespace) -> bool:
+    """Whether a run (or a phase) needs the push channel: pages opened on it
+    (--push-pages), or people told their turns by it (neither --visit nor --poll)."""
+    return bool(args.push_pages) or (args.visit is None and args.poll is None)
 
 
 def _count_worker_errors(result: dict[str, Any], lines: list[str]) -> None:
@@ -1326,7 +1332,7 @@ def run_phase(
     driver = Driver(argparse.Namespace(**{**vars(args), "clients": clients}), players, args.bot)
     database = env["DATABASE_URL"].rsplit("/", 1)[1]
     push: PushPages | None = None
-    channels = bool(args.push_pages) or driver.pushed
+    channels = needs_channel(args)
     warm_s = 0.0
     with contextlib.ExitStack() as stack:
         if channels:
