@@ -140,31 +140,39 @@ def fill(request: HttpRequest, content: bytes | Pieces, frame: Frame) -> bytes:
 
 
 _CHARS = CSRF_ALLOWED_CHARS.encode()
-_INDEX = {c: i for i, c in enumerate(_CHARS)}
-_SUMS = [
-    bytes(_CHARS[(a + b) % len(_CHARS)] for b in range(len(_CHARS))) for a in range(len(_CHARS))
-]
+_BASE = len(_CHARS)
 # Random bytes below this are used (mod the alphabet's size): every character is as likely.
-_FAIR = 256 - 256 % len(_CHARS)
+_FAIR = 256 - 256 % _BASE
+# Translation tables, so that masking is a few calls over all the characters at once
+# instead of Python's work for each: a random byte to its place in the alphabet
+# (the unfair ones deleted), a place (or the sum of two, below 2 * _BASE) to its
+# character, a secret's character to its place (anything else to 255).
+_PLACE = bytes(b % _BASE if b < _FAIR else 0 for b in range(256))
+_UNFAIR = bytes(range(_FAIR, 256))
+_CHAR = bytes(_CHARS[b % _BASE] if b < 2 * _BASE else 0 for b in range(256))
+_OF_CHAR = bytes(_CHARS.index(b) if b in _CHARS else 255 for b in range(256))
 
 
 def _csrf_token(request: HttpRequest) -> bytes:
     """get_token(request), masked as Django masks it (django.middleware.csrf's
     _mask_cipher_secret: a random mask, then each secret character shifted by the
-    mask's) from one read of the system's random source instead of a call a character."""
+    mask's) from one read of the system's random source instead of a call a character.
+
+    The shift is an addition of two numbers whose bytes are the places of the secret's
+    characters and the mask's: each byte's sum is below 256, so none carries over into
+    the next, and each is taken mod the alphabet's size as it is turned back into a
+    character."""
     secret = request.META.get("CSRF_COOKIE")
     if not isinstance(secret, str) or len(secret) != CSRF_SECRET_LENGTH:
         return get_token(request).encode()
+    places = secret.encode().translate(_OF_CHAR)
+    if len(places) != CSRF_SECRET_LENGTH or 255 in places:
+        return get_token(request).encode()  # not a secret Django made: its own function decides
     # As get_token: the cookie is sent again, its expiry renewed.
     request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True
-    mask = bytearray()
+    mask = b""
     while len(mask) < CSRF_SECRET_LENGTH:
-        mask += bytes(_CHARS[b % len(_CHARS)] for b in secrets.token_bytes(48) if b < _FAIR)
+        mask += secrets.token_bytes(48).translate(_PLACE, _UNFAIR)
     mask = mask[:CSRF_SECRET_LENGTH]
-    try:
-        cipher = bytes(
-            _SUMS[_INDEX[s]][_INDEX[m]] for s, m in zip(secret.encode(), mask, strict=True)
-        )
-    except KeyError:  # not a secret Django made: its own function decides
-        return get_token(request).encode()
-    return bytes(mask) + cipher
+    shifted = int.from_bytes(places) + int.from_bytes(mask)
+    return (mask + shifted.to_bytes(CSRF_SECRET_LENGTH)).translate(_CHAR)
