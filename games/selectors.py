@@ -4,6 +4,8 @@ sees engine.view / engine.events_view output for that player's seat."""
 from __future__ import annotations
 
 import functools
+import logging
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -195,14 +197,17 @@ class PageVersion:
     challenges: int | None = None
 
     # The match's row as the page reads it (_page_fields), not yet converted: only a
-    # page rendered anew needs it (page_match), a cached one not.
+    # page rendered anew needs it (page_match), a cached one not. On PostgreSQL it is
+    # left in the query's result (rest) until then.
     match_row: tuple[Any, ...] = ()
+    rest: _VersionRest | None = None
 
     def page_match(self) -> Match:
         """The match as `Match.objects.defer(*PAGE_DEFERRED)` reads it, from the
         version's own row: the page needs no query of its own for it, and shows the
         same moment of the match as the version it is stored under."""
-        return cast(Match, _from_row(Match, self.match_row, _page_fields()))
+        row = self.match_row if self.rest is None else self.rest.values()
+        return cast(Match, _from_row(Match, row, _page_fields()))
 
     @property
     def standin(self) -> str | None:
@@ -224,96 +229,103 @@ def match_page_version(match_id: int, user: User | AnonymousUser | Viewer) -> Pa
         return None
     user_id = user.pk if user.is_authenticated else None
     signed_in = user_id is not None
-    sql, count_params = _version_sql(signed_in=signed_in)
     db = connections[DEFAULT_DB_ALIAS]
-    with db.cursor() as cursor:
-        if db.vendor == "postgresql":
-            # The counts' constants are written into the prepared statement; only the
-            # user and the match are sent with each view.
-            found = _prepared_fetchone(
-                cursor,
-                ("version", signed_in),
-                sql,
-                [*count_params, _NOBODY, _MATCH],
-                user_id,
-                match_id,
-            )
-        else:
-            params = [*(user_id if p == _NOBODY else p for p in count_params), user_id, match_id]
-            cursor.execute(sql, params)
-            found = cursor.fetchone()
+    rest: _VersionRest | None = None
+    found: Any = _SLOW
+    if db.vendor == "postgresql":
+        found = _prepared_fast(db, ("version", signed_in), user_id, match_id)
+        if type(found) is _VersionRest:
+            rest, found = found, found.leading()
+    if found is _SLOW:
+        sql, count_params = _version_sql(signed_in=signed_in)
+        with db.cursor() as cursor:
+            if db.vendor == "postgresql":
+                # The counts' constants are written into the prepared statement; only
+                # the user and the match are sent with each view.
+                found = _prepared_fetchone(
+                    cursor,
+                    ("version", signed_in),
+                    sql,
+                    [*count_params, _NOBODY, _MATCH],
+                    user_id,
+                    match_id,
+                )
+            else:
+                params = [
+                    *(user_id if p == _NOBODY else p for p in count_params),
+                    user_id,
+                    match_id,
+                ]
+                cursor.execute(sql, params)
+                found = cursor.fetchone()
     if found is None:
         return None
-    names = (
-        "status",
-        "turn_number",
-        "public",
-        "created_by_id",
-        "created_at",
-        "ruleset",
-        "turn_id",
-        "turn_status",
-        "turn_deadline",
-        "turn_seat",
-        "seat_number",
-        "seat_standin",
-        "steps",
-        "moves",
-        "challenges",
-    )
-    row = dict(zip(names, found[: len(names)], strict=True))
-    for name in ("created_at", "turn_deadline"):
+    (
+        status,
+        turn_number,
+        public,
+        created_by_id,
+        created_at,
+        ruleset,
+        turn_id,
+        turn_status,
+        turn_deadline,
+        turn_seat,
+        seat_number,
+        seat_standin,
+        steps,
+        moves,
+        challenges,
+    ) = found[:_VERSION_COLUMNS]
+    if rest is None:
         # SQLite gives naive UTC datetimes to a plain cursor (the ORM makes them aware).
-        value = row[name]
-        if isinstance(value, str):
-            value = datetime.fromisoformat(value)
-        if value is not None and timezone.is_naive(value):
-            value = timezone.make_aware(value, UTC)
-        row[name] = value
-    row["public"] = bool(row["public"])
+        created_at, turn_deadline = _aware(created_at), _aware(turn_deadline)
     # As the ORM makes a row's instance (Model.from_db: the fields not read are
     # deferred, a read of one is a query), at a fraction of the cost of keywords.
     match = _instance(
         Match,
         _VERSION_MATCH_FIELDS,
-        [match_id, *(row[name] for name in _VERSION_MATCH_FIELDS[1:])],
+        [match_id, created_by_id, created_at, status, ruleset, turn_number, bool(public)],
         db.alias,
     )
-    live = match.status in (Match.Status.RUNNING, Match.Status.PAUSED)
     turn_row = None
-    if live and row["turn_id"] is not None:
+    if turn_id is not None and status in _LIVE:
         turn_row = _instance(
             Turn,
             _VERSION_TURN_FIELDS,
-            [
-                row["turn_id"],
-                match_id,
-                match.turn_number,
-                row["turn_seat"],
-                row["turn_status"],
-                row["turn_deadline"],
-            ],
+            [turn_id, match_id, turn_number, turn_seat, turn_status, turn_deadline],
             db.alias,
         )
     seat = None
-    if row["seat_number"] is not None:
+    if seat_number is not None:
         # No pk (the query does not read it): the seat's number and stand-in only.
         seat = _instance(
-            Seat,
-            _VERSION_SEAT_FIELDS,
-            [None, match_id, row["seat_number"], row["seat_standin"]],
-            db.alias,
+            Seat, _VERSION_SEAT_FIELDS, [None, match_id, seat_number, seat_standin], db.alias
         )
     return PageVersion(
         match=match,
         turn=turn_row,
         seat=seat,
-        steps=int(row["steps"] or 0),
-        turn_seat=row["turn_seat"] if turn_row is not None else None,
-        moves=None if row["moves"] is None else int(row["moves"]),
-        challenges=None if row["challenges"] is None else int(row["challenges"]),
-        match_row=tuple(found[len(names) :]),
+        steps=int(steps or 0),
+        turn_seat=turn_seat if turn_row is not None else None,
+        moves=None if moves is None else int(moves),
+        challenges=None if challenges is None else int(challenges),
+        match_row=() if rest is not None else tuple(found[_VERSION_COLUMNS:]),
+        rest=rest,
     )
+
+
+_LIVE = (Match.Status.RUNNING, Match.Status.PAUSED)
+# The version query's own columns, before the match's row (_version_sql).
+_VERSION_COLUMNS = 15
+
+
+def _aware(value: Any) -> datetime | None:
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value is not None and timezone.is_naive(value):
+        value = timezone.make_aware(value, UTC)
+    return cast(datetime | None, value)
 
 
 # The fields of the version's own instances (match_page_version), in the models' order.
@@ -649,6 +661,9 @@ class _Prepared:
     def __init__(self, raw: Any) -> None:
         self.raw = raw
         self.names: dict[tuple[str, bool], str] = {}
+        # A statement's converters of the version's own columns (_readers), once it
+        # has been run through the cursor (None: always through the cursor).
+        self.readers: dict[str, list[Any] | None] = {}
         self.made = 0
 
 
@@ -686,7 +701,9 @@ def _prepared_fetchone(
     if name is not None:
         try:
             cursor.execute(f"EXECUTE {name}{args}")
-            return cast(tuple[Any, ...] | None, cursor.fetchone())
+            found = cast(tuple[Any, ...] | None, cursor.fetchone())
+            _read_later(state, name, cursor)
+            return found
         except DatabaseError:
             state.names.pop(kind, None)
             if connection.in_atomic_block:
@@ -709,7 +726,179 @@ def _prepared_fetchone(
     cursor.nextset()
     found = cast(tuple[Any, ...] | None, cursor.fetchone())
     state.names[kind] = name
+    _read_later(state, name, cursor)
     return found
+
+
+def _read_later(state: _Prepared, name: str, cursor: Any) -> None:
+    """After the cursor ran statement `name` once: how _prepared_fast converts its
+    answer's leading columns, found from that answer's column types."""
+    if name in state.readers:
+        return
+    result = getattr(cursor.cursor, "pgresult", None)
+    if result is None or result.nfields < _VERSION_COLUMNS:
+        state.readers[name] = None
+        return
+    state.readers[name] = _readers(state.raw, connection.timezone, result)
+
+
+# _prepared_fast's answer when the statement is to be run by Django's cursor.
+_SLOW = object()
+
+
+def _prepared_fast(
+    db: Any, kind: tuple[str, bool], user_id: int | None, match_id: int
+) -> _VersionRest | None | object:
+    """The statement `kind` prepared on this connection (_prepared_fetchone) run
+    straight on libpq (psycopg's PGconn): its first row as a _VersionRest, None if
+    there is none, or _SLOW when the cursor is to run it (not prepared yet, an
+    execute wrapper installed, a transaction that psycopg would begin first, a
+    time zone of the cursor's own).
+
+    Django's cursor and psycopg's take about six times as long as libpq to run the
+    version query, which is one statement whose answer is one row, and psycopg
+    converts every column as it fetches it, where a cached page needs the first
+    fifteen. The connection's health check and thread check run as the cursor's
+    do; the query is logged as a cursor logs it when queries are; an error is
+    Django's, as the cursor raises it (psycopg's error of the result, wrapped).
+    """
+    state = getattr(db, "_h3_prepared", None)
+    raw = db.connection
+    if state is None or raw is None or state.raw is not raw or db.execute_wrappers:
+        return _SLOW
+    name = state.names.get(kind)
+    reader = state.readers.get(name) if name is not None else None
+    if reader is None or (not raw.autocommit and raw.pgconn.transaction_status == _TX_IDLE):
+        return _SLOW
+    db.close_if_health_check_failed()
+    db.validate_thread_sharing()
+    if db.connection is not raw:  # closed by the health check
+        return _SLOW
+    text = f"EXECUTE {name}({_sql_id(user_id)}, {_sql_id(match_id)})"
+    logged = db.queries_logged
+    start = time.monotonic() if logged else 0.0
+    try:
+        with db.wrap_database_errors:
+            result = raw.pgconn.exec_(text.encode())
+            if result.status != _TUPLES_OK:
+                raise _pg_error(result, raw)
+    except DatabaseError:
+        # As _prepared_fetchone: a statement no longer there is prepared again, at
+        # once outside a transaction (by the cursor), else on the next call.
+        state.names.pop(kind, None)
+        if db.in_atomic_block:
+            raise
+        return _SLOW
+    finally:
+        if logged:
+            duration = time.monotonic() - start
+            db.queries_log.append({"sql": text, "time": f"{duration:.3f}"})
+            _db_log.debug(
+                "(%.3f) %s; args=%s; alias=%s",
+                duration,
+                text,
+                None,
+                db.alias,
+                extra={"duration": duration, "sql": text, "params": None, "alias": db.alias},
+            )
+    if result.ntuples == 0:
+        return None
+    return _VersionRest(result, raw, reader)
+
+
+def _pg_error(result: Any, raw: Any) -> Exception:
+    from psycopg import errors
+
+    return errors.error_from_result(result, encoding=raw.info.encoding)
+
+
+class _VersionRest:
+    """The version query's answer as libpq gave it: the version's own columns
+    (leading) converted at once, the match's row (values) only when asked."""
+
+    __slots__ = ("result", "raw", "reader")
+
+    def __init__(self, result: Any, raw: Any, reader: list[Any]) -> None:
+        self.result, self.raw, self.reader = result, raw, reader
+
+    def leading(self) -> tuple[Any, ...]:
+        """The first _VERSION_COLUMNS values, as psycopg's loaders give them."""
+        get = self.result.get_value
+        values = []
+        for at, load in enumerate(self.reader):
+            data = get(0, at)
+            values.append(None if data is None else load(data))
+        return tuple(values)
+
+    def values(self) -> tuple[Any, ...]:
+        """The rest of the row (the match's columns), converted by psycopg as its
+        cursor would."""
+        from psycopg.adapt import Transformer
+        from psycopg.pq import Format
+
+        result = self.result
+        columns = range(_VERSION_COLUMNS, result.nfields)
+        transformer = Transformer(self.raw)
+        transformer.set_loader_types([result.ftype(at) for at in columns], Format.TEXT)
+        return tuple(transformer.load_sequence([result.get_value(0, at) for at in columns]))
+
+
+def _readers(raw: Any, timezone_: Any, result: Any) -> list[Any] | None:
+    """How to convert each of the version's own columns of `result`: a plain function
+    where it gives what psycopg's loader gives (a number, a flag, text, a time in
+    UTC), the loader itself otherwise; None when the connection's times are not in
+    the time zone Django asks for (its cursor then registers a loader of its own)."""
+    from psycopg.pq import Format
+
+    adapters = raw.adapters
+    stamp = adapters.get_loader(_TIMESTAMPTZ, Format.TEXT)
+    if getattr(stamp, "timezone", None) != timezone_:
+        return None
+    encoding = raw.info.encoding
+    readers: list[Any] = []
+    for at in range(_VERSION_COLUMNS):
+        oid = result.ftype(at)
+        loader = adapters.get_loader(oid, Format.TEXT)(oid, raw).load
+        if oid in _INTEGERS:
+            readers.append(int)
+        elif oid == _BOOL:
+            readers.append(_true)
+        elif oid in _TEXTS and encoding == "utf-8":
+            readers.append(_utf8)
+        elif oid == _TIMESTAMPTZ and timezone_ is UTC:
+            readers.append(functools.partial(_utc_stamp, loader))
+        else:
+            readers.append(loader)
+    return readers
+
+
+# PostgreSQL's type oids (pg_type), as psycopg's own table gives them.
+_BOOL, _TIMESTAMPTZ = 16, 1184
+_INTEGERS = frozenset({20, 21, 23})  # int8, int2, int4
+_TEXTS = frozenset({25, 1043})  # text, varchar
+_TUPLES_OK = 2  # libpq's PGRES_TUPLES_OK
+_TX_IDLE = 0  # libpq's PQTRANS_IDLE
+_db_log = logging.getLogger("django.db.backends")
+
+
+def _true(data: bytes) -> bool:
+    return data == b"t"
+
+
+def _utf8(data: bytes) -> str:
+    return data.decode()
+
+
+def _utc_stamp(loader: Any, data: bytes) -> datetime:
+    """A timestamptz as PostgreSQL writes it in the UTC session Django sets
+    ("2026-01-02 03:04:05.678901+00"), as psycopg's loader reads it; anything else
+    by the loader."""
+    if data.endswith(b"+00"):
+        try:
+            return datetime.fromisoformat(data.decode())
+        except ValueError:
+            pass
+    return cast(datetime, loader(data))
 
 
 def _frame_counts_sql() -> tuple[str, tuple[Any, ...]]:

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import caches
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services, viewers
+from games import selectors, services, viewers
 from games.models import Match, Turn
 
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -298,3 +298,75 @@ def test_a_first_view_after_a_resolved_turn_makes_few_queries(match, people):
     with CaptureQueriesContext(connection) as queries:
         Client().get(url(match))
     assert len(queries) == 1
+
+
+def _version_fields(version: Any) -> str:
+    """Everything a version holds, its instances' values and types included."""
+    if version is None:
+        return "None"
+
+    def values(instance: Any) -> Any:
+        if instance is None:
+            return None
+        return sorted((k, repr(v)) for k, v in vars(instance).items() if k != "_state")
+
+    return repr(
+        (
+            values(version.match),
+            values(version.turn),
+            values(version.seat),
+            version.steps,
+            version.turn_seat,
+            version.moves,
+            version.challenges,
+            values(version.page_match()),
+        )
+    )
+
+
+def _viewer(user: User) -> viewers.Viewer:
+    return viewers.Viewer(user.pk, user.is_staff, user.get_username())
+
+
+def _through_the_cursor(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+    return execute(sql, params, many, context)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="libpq's own path is PostgreSQL's")
+def test_the_version_read_straight_from_libpq_is_what_the_cursor_reads(match, people):
+    """Once its statement is prepared, the version query runs on libpq itself
+    (selectors._prepared_fast; an execute wrapper sends it through Django's cursor)."""
+    viewers_ = [_viewer(people[n]) for n in ("alice", "carol")]
+    Match.objects.filter(pk=match.pk).update(public=False)
+    for paused in (False, True):
+        if paused:
+            Match.objects.filter(pk=match.pk).update(status=Match.Status.PAUSED)
+            Turn.objects.filter(match=match).update(deadline_at=None)
+        for viewer in [*viewers_, viewers.ANONYMOUS]:
+            for match_id in (match.pk, match.pk + 1000):
+                selectors.match_page_version(match_id, viewer)  # prepared, if it was not
+                fast = selectors.match_page_version(match_id, viewer)
+                with connection.execute_wrapper(_through_the_cursor):
+                    slow = selectors.match_page_version(match_id, viewer)
+                if match_id == match.pk:
+                    assert fast is not None and slow is not None
+                    assert fast.rest is not None and slow.rest is None
+                assert _version_fields(fast) == _version_fields(slow)
+    # Each is one query to Django's count, logged as the statement it runs.
+    with CaptureQueriesContext(connection) as queries:
+        selectors.match_page_version(match.pk, viewers_[0])
+    assert [q["sql"][:17] for q in queries] == ["EXECUTE h3_versio"]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="libpq's own path is PostgreSQL's")
+def test_a_version_statement_gone_is_djangos_error_then_prepared_again(match, people):
+    viewer = _viewer(people["alice"])
+    selectors.match_page_version(match.pk, viewer)
+    expected = _version_fields(selectors.match_page_version(match.pk, viewer))
+    with pytest.raises(DatabaseError), transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("DEALLOCATE ALL")
+        selectors.match_page_version(match.pk, viewer)
+    # A DEALLOCATE outlives the savepoint's rollback: the next view prepares anew.
+    assert _version_fields(selectors.match_page_version(match.pk, viewer)) == expected
+    assert _version_fields(selectors.match_page_version(match.pk, viewer)) == expected
