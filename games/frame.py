@@ -22,13 +22,13 @@ import re
 import secrets
 from typing import Any
 
-from django.core.cache import caches
 from django.http import HttpRequest
 from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH, get_token
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from games.context_processors import Frame
+from helium3_site import pagecache
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def parts(request: HttpRequest, frame: Frame) -> dict[str, Pieces]:
     """This viewer's parts of the frame, each cut at its CSRF tokens' slots: kept
     under everything they show, else rendered (the templates of base.html)."""
     key = _parts_key(request, frame)
-    memo = caches["pages"]
+    memo = pagecache.pages()
     try:
         hit = memo.get(key)
     except Exception:  # a cache that fails is a miss

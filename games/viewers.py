@@ -26,9 +26,10 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
-from django.core.cache import caches
 from django.dispatch import receiver
 from django.http import HttpRequest
+
+from helium3_site import pagecache
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ def viewer_of(request: HttpRequest) -> Viewer:
     if not raw:
         return ANONYMOUS  # no session, so nobody is logged in
     key = _memo_key(raw)
-    memo = caches["pages"]
+    memo = pagecache.pages()
     try:
         hit = memo.get(key)
     except Exception:  # a cache that fails is a miss
@@ -96,6 +97,6 @@ def forget_on_logout(sender: Any, request: HttpRequest | None, **kwargs: Any) ->
     raw = request.COOKIES.get(settings.SESSION_COOKIE_NAME) if request is not None else None
     if raw:
         try:
-            caches["pages"].delete(_memo_key(raw))
+            pagecache.pages().delete(_memo_key(raw))
         except Exception:
             log.warning("viewer memo unavailable", exc_info=True)

@@ -11,6 +11,10 @@ caller can change what another reads. A value that nobody can change (None, a
 bool, a number, a string, bytes, or a tuple of such) is kept here as it is
 instead: a read of a cached page no longer copies its bytes, four reads a view.
 Any other value is pickled as LocMemCache does.
+
+`pages()` is that cache, for what reads it on every view: Django's `caches[...]`
+looks its cache up in a context-local store each time, about as long as a read
+of the cache itself.
 """
 
 from __future__ import annotations
@@ -20,8 +24,11 @@ from collections import OrderedDict
 from threading import Lock
 from typing import TYPE_CHECKING, Any
 
-from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache import caches
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 
 _IMMUTABLE = frozenset({type(None), bool, int, float, str, bytes})
 
@@ -104,3 +111,25 @@ class PageCache(LocMemCache):
             self._cache[key] = _stored(new_value, self.pickle_protocol)
             self._cache.move_to_end(key, last=False)
         return new_value
+
+
+_pages: BaseCache | None = None
+
+
+def pages() -> BaseCache:
+    """`caches["pages"]`, looked up once until the CACHES setting changes (as tests
+    change it). One instance serves every thread: a LocMemCache keeps its entries
+    and its lock per location, not per instance, and changes nothing else after it
+    is made."""
+    global _pages
+    cache = _pages
+    if cache is None:
+        cache = _pages = caches["pages"]
+    return cache
+
+
+@receiver(setting_changed, dispatch_uid="helium3_site.pagecache.forget")
+def _forget(*, setting: str, **kwargs: Any) -> None:
+    global _pages
+    if setting == "CACHES":
+        _pages = None

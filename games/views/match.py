@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import BaseCache, caches
+from django.core.cache import BaseCache
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -37,6 +37,7 @@ from games.views.board import (
     poll_token,
     seat_among,
 )
+from helium3_site import pagecache
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +143,7 @@ def _page_key(request: HttpRequest, version: selectors.PageVersion, viewer: View
 
 
 def _page_cache() -> BaseCache:
-    return caches["pages"]
+    return pagecache.pages()
 
 
 def _page_from_cache(key: str) -> frame.Pieces | None:

@@ -65,3 +65,26 @@ def test_add_incr_expiry_and_delete(cache: PageCache) -> None:
     assert cache.get("kept") is None
     cache.set_many({"a": (1,), "b": [2]})
     assert cache.get_many(["a", "b"]) == {"a": (1,), "b": [2]}
+
+
+def test_pages_is_the_pages_cache_and_follows_a_changed_setting() -> None:
+    from django.conf import settings
+    from django.core.cache import caches
+    from django.test import override_settings
+
+    from helium3_site import pagecache
+
+    key = f"pages-{time.monotonic_ns()}"
+    assert pagecache.pages() is pagecache.pages()
+    pagecache.pages().set(key, 1)
+    assert caches["pages"].get(key) == 1
+    spaced = {
+        alias: {**config, "KEY_PREFIX": f"{config.get('KEY_PREFIX', '')}other:"}
+        for alias, config in settings.CACHES.items()
+    }
+    with override_settings(CACHES=spaced):
+        assert pagecache.pages().get(key) is None
+        pagecache.pages().set(key, 2)
+        assert caches["pages"].get(key) == 2
+    assert pagecache.pages().get(key) == 1
+    pagecache.pages().delete(key)
