@@ -847,7 +847,8 @@ def _readers(raw: Any, timezone_: Any, result: Any) -> list[Any] | None:
     """How to convert each of the version's own columns of `result`: a plain function
     where it gives what psycopg's loader gives (a number, a flag, text, a time in
     UTC), the loader itself otherwise; None when the connection's times are not in
-    the time zone Django asks for (its cursor then registers a loader of its own)."""
+    the time zone Django asks for (its cursor then registers a loader of its own) or
+    a column's type has no loader."""
     from psycopg.pq import Format
 
     adapters = raw.adapters
@@ -858,7 +859,10 @@ def _readers(raw: Any, timezone_: Any, result: Any) -> list[Any] | None:
     readers: list[Any] = []
     for at in range(_VERSION_COLUMNS):
         oid = result.ftype(at)
-        loader = adapters.get_loader(oid, Format.TEXT)(oid, raw).load
+        made = adapters.get_loader(oid, Format.TEXT)
+        if made is None:  # a type psycopg has no loader for: its cursor decides
+            return None
+        loader = made(oid, raw).load
         if oid in _INTEGERS:
             readers.append(int)
         elif oid == _BOOL:
