@@ -20,12 +20,15 @@ THROWAWAY_PG := -c synchronous_commit=off
 
 .PHONY: venv test lint typecheck bench-engine run
 
+# The project and its tools go in with uv (from PyPI, into the environment): the same
+# versions pip resolves, in 16 s where pip took 100 s on a two-CPU machine with both
+# caches warm, and a second to find nothing to do (every `make test` asks).
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q uv
 
 venv: $(BIN)/python
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 
 # ruff (lint and format), mypy (strict on the engine, django-stubs on the site), then every test:
 # the engine's (pure, no database), then the site's, each on TEST_PROCESSES processes
