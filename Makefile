@@ -32,7 +32,8 @@ venv: $(BIN)/python
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 
 # ruff (lint and format), mypy (strict on the engine, django-stubs on the site), then every test:
-# the engine's (pure, no database), then the site's, each on TEST_PROCESSES processes
+# the engine's (pure, no database; by default beside the browser tests, ENGINE_BESIDE
+# below), then the site's, each on TEST_PROCESSES processes
 # (pytest-xdist; each process has a test database, a Celery worker thread and broker
 # queues of its own, so no test waits for another's). With DATABASE_URL and
 # CELERY_BROKER_URL set (CI) the site tests run on PostgreSQL and Redis. The fault tests
@@ -55,11 +56,18 @@ venv: $(BIN)/python
 # turns and animations), and neither shares a server, a database or a queue with the
 # other (the fault tests' PostgreSQL and Redis are their own). FAULTS_BESIDE=0 runs them
 # alone, before the browser tests.
+# With them (ENGINE_BESIDE=1, the default when the fault tests run beside), the engine's
+# tests run beside the browser tests too, after the fault tests, their output printed at
+# the end (ENGINE_LOG): pure CPU work, about 190 CPU-seconds, put where the browser
+# tests leave a CPU idle instead of a stage of their own before the site tests.
 BROWSER_BESIDE ?= 0
 BROWSER_LOG ?= ci-artifacts/browser-tests.log
 FAULTS_BESIDE ?= 1
 FAULTS_LOG ?= ci-artifacts/fault-tests.log
 FAULT_TESTS = $(BIN)/pytest tests/faults -m faults -n $(TEST_PROCESSES) --dist worksteal
+ENGINE_BESIDE ?= 1
+ENGINE_LOG ?= ci-artifacts/engine-tests.log
+ENGINE_TESTS = $(BIN)/pytest tests/engine -n $(TEST_PROCESSES) --dist worksteal
 BROWSER_TESTS = PGOPTIONS="$(THROWAWAY_PG)" $(BIN)/pytest tests/browser -n $(BROWSER_PROCESSES) \
 	--dist worksteal --durations=20
 # Each test process imports the site's modules and some 150 test modules, compiling them
@@ -78,13 +86,14 @@ test: venv
 	  $(BROWSER_TESTS) >$(BROWSER_LOG) 2>&1 & browser=$$!; \
 	  trap 'kill $$browser 2>/dev/null' INT TERM; \
 	fi; \
-	faults_beside=; \
+	faults_beside=; engine_beside=; \
 	if [ "$(FAULTS_BESIDE)" = 1 ] && [ -z "$$browser" ]; then faults_beside=1; fi; \
+	if [ "$(ENGINE_BESIDE)" = 1 ] && [ -n "$$faults_beside" ]; then engine_beside=1; fi; \
 	others=0; \
 	{ set -x; \
 	  $(BIN)/mypy engine && \
 	  $(BIN)/mypy games helium3_site && \
-	  $(BIN)/pytest tests/engine -n $(TEST_PROCESSES) --dist worksteal && \
+	  { test -n "$$engine_beside" || $(ENGINE_TESTS); } && \
 	  PGOPTIONS="$(THROWAWAY_PG)" $(BIN)/pytest tests -m "not faults" --ignore=tests/browser \
 		--ignore=tests/engine -n $(TEST_PROCESSES) --dist worksteal --durations=20 && \
 	  { test -n "$$faults_beside" || $(FAULT_TESTS); }; \
@@ -96,15 +105,27 @@ test: venv
 	  test $$others -eq 0 && test $$browsers -eq 0; \
 	elif [ -n "$$faults_beside" ]; then \
 	  test $$others -eq 0 || exit $$others; \
-	  mkdir -p $(dir $(FAULTS_LOG)); \
+	  mkdir -p $(dir $(FAULTS_LOG)) $(dir $(ENGINE_LOG)); \
 	  echo "fault tests: started beside the browser tests, output in $(FAULTS_LOG) at the end"; \
-	  $(FAULT_TESTS) >$(FAULTS_LOG) 2>&1 & faults=$$!; \
-	  trap 'kill $$faults 2>/dev/null' INT TERM; \
+	  if [ -n "$$engine_beside" ]; then \
+	    echo "engine tests: beside the browser tests after the fault tests, output in $(ENGINE_LOG)"; \
+	  fi; \
+	  { $(FAULT_TESTS) >$(FAULTS_LOG) 2>&1 && faulted=0 || faulted=$$?; \
+	    engined=0; \
+	    if [ -n "$$engine_beside" ]; then \
+	      $(ENGINE_TESTS) >$(ENGINE_LOG) 2>&1 || engined=$$?; \
+	    fi; \
+	    test $$faulted -eq 0 && test $$engined -eq 0; \
+	  } & beside=$$!; \
+	  trap 'kill $$beside 2>/dev/null' INT TERM; \
 	  { set -x; $(BROWSER_TESTS); } && browsers=0 || browsers=$$?; \
 	  { set +x; } 2>/dev/null; \
-	  wait $$faults && faulted=0 || faulted=$$?; \
+	  wait $$beside && besides=0 || besides=$$?; \
 	  echo "----- fault tests ($(FAULTS_LOG)) -----"; cat $(FAULTS_LOG); \
-	  test $$browsers -eq 0 && test $$faulted -eq 0; \
+	  if [ -n "$$engine_beside" ]; then \
+	    echo "----- engine tests ($(ENGINE_LOG)) -----"; cat $(ENGINE_LOG); \
+	  fi; \
+	  test $$browsers -eq 0 && test $$besides -eq 0; \
 	else \
 	  test $$others -eq 0 && { set -x; $(BROWSER_TESTS); }; \
 	fi
