@@ -5,7 +5,9 @@ game, watch, archive, bots, a player's record, the account pages, the tokens), a
 per game its rules page, a match as its player mid-match with the planner open, the
 same match as a spectator, its setup step (the arena's build, Skyport's loadout), an
 end screen and its replay. Each page checked is photographed on the way
-(ci-artifacts/screenshots/a11y-*.jpg).
+(ci-artifacts/screenshots/a11y-*.jpg), and fails on a script error or on scrolling
+sideways: these are the photographs of the platform's pages, which the tour of
+test_screenshots.py does not take again.
 
 One live server and one browser; the matches of a game are made once and every view
 of them is checked in its four looks (two widths, two themes) before the next game's.
@@ -71,6 +73,10 @@ STILL = """() => document.getAnimations().every(a =>
 BIG_ICONS = """() => [...document.querySelectorAll('.legend li > svg')]
   .filter(svg => svg.getBoundingClientRect().height > 32)
   .map(svg => `is ${Math.round(svg.getBoundingClientRect().height)} px tall: ${svg.outerHTML.slice(0, 90)}`)"""
+
+
+# How far the page scrolls sideways: a phone's reader must never have to.
+SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
 def axe_violations(page: Page, only: dict[str, Any]) -> list[str]:
@@ -192,6 +198,9 @@ def check(
         found += [f"{shot}: {v}" for v in axe_violations(page, only)]
         found += [f"{shot}: script error: {e}" for e in look.errors]
         found += [f"{shot}: a legend's icon {icon}" for icon in page.evaluate(BIG_ICONS)]
+        sideways = page.evaluate(SIDEWAYS)
+        if sideways > 1:
+            found.append(f"{shot}: the page scrolls sideways by {sideways} px")
         look.errors.clear()
     return found
 
