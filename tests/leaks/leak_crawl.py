@@ -13,13 +13,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user
 from django.middleware.csrf import _unmask_cipher_token
 from django.test import Client, override_settings
+from django.utils.functional import SimpleLazyObject, empty
 
 from games.models import Match
 
 # Response headers that carry per-request noise: the session and CSRF cookies.
 NOISY_HEADERS = {"set-cookie"}
+# Production's sessions (helium3_site/settings.py, when the cache is shared).
+SHARED_CACHE_SESSIONS = "django.contrib.sessions.backends.cached_db"
 _TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{64}(?![A-Za-z0-9])")
 _JSON_SCRIPT = re.compile(
     r"<script\b[^>]*type=[\"']application/json[\"'][^>]*>(.*?)</script>", re.S | re.I
@@ -138,7 +142,7 @@ def crawl(
             sorted((k.lower(), v) for k, v in response.items() if k.lower() not in NOISY_HEADERS)
         )
         result.answers[request.label] = Answer(response.status_code, headers, text)
-        if sign_in is not None and not response.wsgi_request.user.is_authenticated:
+        if sign_in is not None and signed_out(response.wsgi_request):
             sign_in(client)
         if check is not None:
             found = [
@@ -152,6 +156,21 @@ def crawl(
     return result
 
 
+def signed_out(request: Any) -> bool:
+    """Whether the viewer, signed in when the request came, was signed out by it.
+
+    Only what the request touched is looked at: a signed-in viewer stays signed in
+    unless its session changed (a logout flushes it) or the user it loaded says
+    otherwise, so a request that did neither loads no session or user here.
+    """
+    if request.session.modified:
+        return not get_user(request).is_authenticated
+    user = request.user
+    if isinstance(user, SimpleLazyObject) and user._wrapped is empty:
+        return False
+    return not user.is_authenticated
+
+
 @contextmanager
 def cache_space(name: str) -> Iterator[None]:
     """Every cache under a key prefix of its own: what was cached under another name
@@ -161,12 +180,16 @@ def cache_space(name: str) -> Iterator[None]:
     cache, so a page cached for one viewer and served to another differs from what
     the second viewer gets in the rewritten world, where each crawl has a space of
     its own that nothing cached before.
+
+    Sessions are kept in the cache too (read from it, written through to the
+    database), as production keeps them in its shared cache: a crawl's requests
+    then read no session row.
     """
     spaced = {
         alias: {**config, "KEY_PREFIX": f"{config.get('KEY_PREFIX', '')}{name}:"}
         for alias, config in settings.CACHES.items()
     }
-    with override_settings(CACHES=spaced):
+    with override_settings(CACHES=spaced, SESSION_ENGINE=SHARED_CACHE_SESSIONS):
         yield
 
 
