@@ -151,18 +151,41 @@ def _replay_all(records: list[dict[str, Any]]) -> int:
     return turns
 
 
-def _json_rate(ruleset: str, seeds: range, runs: int, options: Mapping[str, Any]) -> float:
-    """Resolutions per second of `ruleset`'s recorded `random` matches, median of `runs`."""
+def _recorded(ruleset: str, seeds: range, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Matches of `random` bots (or the ruleset's first bot) at its usual seat count."""
     rules = engine.ruleset(ruleset)
     bot = "random" if "random" in rules.bot_names() else rules.bot_names()[0]
     lineup = [bot] * rules.default_seats
-    records = [match.play_match(s, lineup, ruleset=ruleset, options=options) for s in seeds]
+    return [match.play_match(s, lineup, ruleset=ruleset, options=options) for s in seeds]
+
+
+def _timed_rate(records: list[dict[str, Any]]) -> float:
+    """Resolutions per CPU second of one re-resolution of `records`."""
+    start = _clock()
+    turns = _replay_all(records)
+    return turns / max(_clock() - start, 1e-9)
+
+
+def _json_rates(
+    ruleset: str, seeds: range, runs: int, options: Mapping[str, Any]
+) -> tuple[float, float, float]:
+    """Resolutions per second of `ruleset`'s recorded matches and of Helium 3's, each the
+    median of `runs` runs, and the median of the runs' ratios. The two are timed in
+    turn, run by run, the first one alternating, so that a busy spell of the machine
+    falls on both sides of a ratio instead of on one ruleset's runs."""
+    records = _recorded(ruleset, seeds, options)
+    reference = _recorded(rulesets.DEFAULT, seeds, {})
     rates: list[float] = []
-    for _ in range(runs):
-        start = _clock()
-        turns = _replay_all(records)
-        rates.append(turns / max(_clock() - start, 1e-9))
-    return statistics.median(rates)
+    references: list[float] = []
+    for run in range(runs):
+        if run % 2:
+            references.append(_timed_rate(reference))
+            rates.append(_timed_rate(records))
+        else:
+            rates.append(_timed_rate(records))
+            references.append(_timed_rate(reference))
+    ratios = [rate / ref for rate, ref in zip(rates, references, strict=True)]
+    return statistics.median(rates), statistics.median(references), statistics.median(ratios)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +272,8 @@ def run_ruleset(
     - `turns_per_s`: re-resolving `matches` recorded matches of `random` bots at the
       ruleset's usual seat count (one `apply` each: a turn, a step or a simultaneous
       turn), the median of `runs` runs; `reference` is the same figure for Helium 3
-      (four seats), measured in the same run, and `ratio` the first over the second;
+      (four seats), measured in the same run, run for run in turn with it, and `ratio`
+      the median of the runs' ratios of the first to the second;
     - `match_s`: a whole match of those bots, the median over the seeds;
     - for each built-in bot, a whole match of it in every seat and its resolutions;
     - `scenarios`: the ruleset's mid-match `SCENARIOS`, `engine.apply` alone timed on
@@ -257,8 +281,7 @@ def run_ruleset(
     given = dict(options or {})
     rules = engine.ruleset(ruleset)
     seeds = range(SEED_BASE, SEED_BASE + matches)
-    rate = _json_rate(ruleset, seeds, runs, given)
-    reference = _json_rate(rulesets.DEFAULT, seeds, runs, {})
+    rate, reference, ratio = _json_rates(ruleset, seeds, runs, given)
     per_bot: dict[str, dict[str, float]] = {}
     bot_seeds = range(SEED_BASE, SEED_BASE + max(1, min(matches, 5)))
     for name in rules.bot_names():
@@ -285,7 +308,7 @@ def run_ruleset(
         "seats": rules.default_seats,
         "turns_per_s": round(rate),
         "reference": {"ruleset": rulesets.DEFAULT, "seats": 4, "turns_per_s": round(reference)},
-        "ratio": round(rate / reference, 3),
+        "ratio": round(ratio, 3),
         "match_s": per_bot[random_bot]["match_s"],
         "runs": runs,
         "matches": matches,

@@ -10,7 +10,7 @@ from helpers import engine_cli
 
 def test_the_remake_resolves_turns_at_least_half_as_fast_as_helium_3() -> None:
     done = engine_cli(
-        "bench", "--ruleset", "helium3-remake", "--runs", "3", "--matches", "3", timeout=300
+        "bench", "--ruleset", "helium3-remake", "--runs", "5", "--matches", "3", timeout=300
     )
     assert done.returncode == 0, done.stdout + done.stderr
     figures = json.loads(done.stdout)
