@@ -162,3 +162,72 @@ def test_after_send_the_page_has_one_poll_ask_out_at_a_time(
     # Each turn played came in one movie, once.
     assert movies == {t: 1 for t in range(first, first + TURNS)}, movies
     assert not errors, errors
+
+
+# The answer to the orders is held in the page until a poll ask is out: the turn
+# the orders complete is resolved and told meanwhile, and the page's ask on hearing
+# it is on its way when the look after Send is wanted.
+ANSWER_HELD = """(() => {
+  const fetch_ = window.fetch;
+  window.heldFor_ = null;
+  window.fetch = function (input) {
+    const answer = fetch_.apply(this, arguments);
+    if (!/\\/orders\\//.test(String((input && input.url) || input))) return answer;
+    return answer.then(response => new Promise(release => {
+      const began = Date.now();
+      (function check() {
+        if (window.pollOut_ > 0) { window.heldFor_ = 'poll'; release(response); }
+        else if (Date.now() - began > 20000) { window.heldFor_ = 'nothing'; release(response); }
+        else setTimeout(check, 5);
+      })();
+    }));
+  };
+})()"""
+
+
+def test_a_turn_told_before_the_orders_answer_comes_in_one_movie(
+    asgi_site: str, page: Page
+) -> None:
+    """The turn is resolved and told, and the page asks its poll, before the answer to
+    the orders is in; the look after Send waits for that ask. The ask brings the turn's
+    movie and moves the poll on; the look, made when it goes, asks from there and
+    brings no movie again."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    player = log_in(page, asgi_site, "told-before-answer")
+    match = halite_duel(player)
+    page.add_init_script(POLL_ASKS)
+    page.add_init_script(ANSWER_HELD)
+    page.goto(f"{asgi_site}/matches/{match.pk}/")
+    page.wait_for_function("() => window.h3Push && window.h3Push.up === true", timeout=15_000)
+    assert wait_for_my_move_or_end(page)
+    match.refresh_from_db()
+    turn = match.state["turn"]
+    page.wait_for_function("() => window.pollOut_ === 0", timeout=15_000)
+
+    def slow_answer(route: Route) -> None:
+        response = route.fetch()
+        time.sleep(1.0)  # the look after Send is wanted meanwhile
+        route.fulfill(response=response)
+
+    page.route(lambda url: "/poll/" in url and "v=sent" not in url, slow_answer)
+    with sending_orders(page):
+        page.locator("#bar-send").click()
+        resolve_turn(match, turn + 1)
+    orders_accepted(page)
+    assert page.evaluate("() => window.heldFor_") == "poll"
+    assert wait_for_my_move_or_end(page)
+    expect(page.locator("#board-wrap svg.board")).to_have_attribute("data-turn", str(turn + 1))
+    page.wait_for_timeout(1500)
+    page.wait_for_function("() => window.pollOut_ === 0", timeout=15_000)
+
+    asks = page.evaluate("() => window.pollAsks_")
+    told = next(i for i, ask in enumerate(asks) if ask["movie"])
+    looks = [i for i, ask in enumerate(asks) if "v=sent" in ask["url"]]
+    # The look after Send went after the told turn's ask, asking from the turn it brought.
+    assert looks and looks[0] > told, asks
+    assert f"since={turn + 1}" in asks[looks[0]]["url"], asks
+    movies = [number for ask in asks for number in ask["movie"] or []]
+    assert movies == [turn], asks  # a movie is numbered by the turn it resolves
+    assert page.evaluate("() => window.pollMost_") == 1, asks
+    assert not errors, errors

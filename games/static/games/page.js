@@ -595,10 +595,13 @@
      own timer, a pushed turn's asks in site.js, the catching up): an ask made while
      one is on its way waits for its answer, and goes once it is in, once for all the
      asks made meanwhile, with the poll's URL as that answer left it (an ask of a URL
-     of its own, the look after Send's, goes as it was asked). Two asks out at once
-     were two identical requests, each bringing the turn's movie. `waiting` holds the
-     asks to go, in order: {url (null: the poll's own when it goes), promise}, whose
-     promise is settled once its answer is in. */
+     of its own, the look after Send's, is made from the poll's URL when it goes:
+     were it made when it was wished, a pushed turn's answer that came in meanwhile
+     would leave it naming the turn before, and the turn's movie would come twice).
+     Two asks out at once were two identical requests, each bringing the turn's movie.
+     `waiting` holds the asks to go, in order: {url (null: the poll's own; a function:
+     the URL it makes when it goes), promise}, whose promise is settled once its
+     answer is in. */
   var pollsOut = 0, waiting = [], asking = false;
   // Poll requests on their way (htmx's own events, whoever asked).
   document.addEventListener("htmx:beforeRequest", function (e) { if (pollEvent(e)) pollsOut++; });
@@ -626,6 +629,7 @@
      later than this one was wanted); another URL by the same one waiting. */
   function wish(url) {
     var own = !url || url === pollUrl(), found = null;
+    if (typeof url === "function") own = false;
     waiting.forEach(function (w) { if (own || w.url === url) found = w; });
     if (found) return found.promise;
     var entry = {url: own ? null : url};
@@ -633,17 +637,23 @@
     waiting.push(entry);
     return entry.promise;
   }
+  /* The URL an ask goes to: `url` (made from the poll's URL now, if a function), else
+     the poll's own; null once the match is over. */
+  function destination(url) {
+    if (typeof url === "function") return pollUrl() ? url(pollUrl()) : null;
+    return url || pollUrl();
+  }
   /* Ask the poll (`url`, else its own): at once if nothing is on its way, else once
      the answer is in. The promise settles once this ask's answer is in. */
   function askPoll(url) {
     if (!window.htmx) return Promise.resolve();
     if (pollsOut > 0 || waiting.length) return wish(url);
-    var go = url || pollUrl();
+    var go = destination(url);
     return go ? ask(go) : Promise.resolve();
   }
   function askWaiting() {
     while (!pollsOut && waiting.length) {
-      var w = waiting.shift(), go = w.url || pollUrl();
+      var w = waiting.shift(), go = destination(w.url);
       if (!go) { w.resolve(); continue; }  // the match is over: no poll to ask
       ask(go).then(w.resolve, w.resolve);
     }
@@ -798,11 +808,12 @@
       document.dispatchEvent(new CustomEvent("matchpage:accepted", {detail: data}));
       // The first look always brings the page's parts anew (never "nothing changed"),
       // and in a game of steps the board too; then the form shown may be sent again.
-      var poll = $("#poll[hx-get]"), first = {url: null, sent: done};
-      if (poll) {
-        first.url = poll.getAttribute("hx-get").replace(/([?&]v=)[^&]*/, "$1sent");
-        if (data.steps) first.url = first.url.replace(/([?&]since=)-?\d+/, "$1-1");
-      }
+      // Its URL is made from the poll's as it is when the look goes (a pushed turn's
+      // answer may have moved it on meanwhile).
+      var steps = !!data.steps, first = {sent: done, url: function (from) {
+        var url = from.replace(/([?&]v=)[^&]*/, "$1sent");
+        return steps ? url.replace(/([?&]since=)-?\d+/, "$1-1") : url;
+      }};
       sentAwaits = true;
       pollAfterSend(+data.turn, first, 0);
     }).catch(function () {
