@@ -20,9 +20,10 @@ It draws nothing at random: the same state gives the same orders.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import compress
 from random import Random
 
-from engine.halite.state import State
+from engine.halite.state import SEAT_CELLS, State
 
 CAP = 255
 # An interior piece moves once it holds this many turns of its cell's production: a
@@ -44,14 +45,16 @@ def choose(state: State, seat: int, rng: Random) -> list[list[int]]:
     # neighbours[i][d]: the cell one step from i in direction d (wrapping); [i][0] is i.
     neighbours = _neighbours(width, height)
 
-    mine = [i for i, o in enumerate(owner) if o == seat]
+    mine = list(compress(range(size), bytes(owner).translate(SEAT_CELLS[seat])))
     distance = _border_distance(mine, neighbours, size)
 
     direction: dict[int, int] = {}
+    # The value of a cell next to the border, found once however many pieces touch it.
+    values: dict[int, float] = {}
     for i in mine:
         s = strength[i]
         if distance[i] == 1:
-            direction[i] = _border_move(i, s, owner, strength, production, seat, neighbours)
+            direction[i] = _border_move(i, s, owner, strength, production, seat, neighbours, values)
         elif s > 0 and s >= WAIT * production[i]:
             direction[i] = _inward_move(i, distance, neighbours)
         else:
@@ -106,7 +109,11 @@ def _value(
 ) -> float:
     """How much taking cell i (not the seat's) is worth per strength it costs."""
     # Every enemy piece a piece standing here would hit (overkill: all at once).
-    hit = sum(strength[j] + 1 for j in near[i] if owner[j] not in (0, seat))
+    hit = 0
+    for j in near[i]:
+        o = owner[j]
+        if o and o != seat:
+            hit += strength[j] + 1
     cost = strength[i]
     return (production[i] + hit) / cost if cost else float(production[i] + hit + 1)
 
@@ -119,16 +126,20 @@ def _border_move(
     production: list[int],
     seat: int,
     neighbours: Grid,
+    values: dict[int, float],
 ) -> int:
     best = 0
     best_value = -1.0
-    for d in range(1, 5):
-        j = neighbours[i][d]
+    near = neighbours[i]
+    for d in (1, 2, 3, 4):
+        j = near[d]
         if owner[j] != seat:
-            value = _value(j, owner, strength, production, seat, neighbours)
+            value = values.get(j)
+            if value is None:
+                value = values[j] = _value(j, owner, strength, production, seat, neighbours)
             if value > best_value:
                 best, best_value = d, value
-    cost = strength[neighbours[i][best]]
+    cost = strength[near[best]]
     if s > cost or (s >= CAP and best_value > 0):
         return best
     return 0
@@ -152,9 +163,14 @@ def _combine(
 ) -> None:
     """Turn moves that would merge more than 255 onto one cell, where another fits."""
     total: dict[int, int] = {}
+    get = total.get
     for i, d in direction.items():
-        j = neighbours[i][d]
-        total[j] = total.get(j, 0) + _carried(i, d, strength, production)
+        if d:  # _carried, inline: this loop sees every piece
+            j = neighbours[i][d]
+            total[j] = get(j, 0) + strength[i]
+        else:
+            grown = strength[i] + production[i]
+            total[i] = get(i, 0) + (grown if grown < CAP else CAP)
     # The weakest movers give way first: they lose least by waiting or turning.
     for i in sorted((i for i, d in direction.items() if d), key=lambda i: (strength[i], i)):
         d = direction[i]
