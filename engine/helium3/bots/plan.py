@@ -16,8 +16,9 @@ no bound can beat the best option found.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import add
 
 from engine.helium3.board import DELTAS
@@ -63,7 +64,7 @@ def better(current: Option | None, score: float, make: Callable[[], Action], i: 
     return current
 
 
-def mining_yields(helium: list[int], w: int, h: int) -> list[int]:
+def mining_yields(helium: Sequence[int], w: int, h: int) -> list[int]:
     """Helium a `mine` would take standing on each cell: min(500, centre) + min(250, ring)."""
     cap = [v if v < MINE_AROUND else MINE_AROUND for v in helium]
     rows: list[int] = []
@@ -100,7 +101,7 @@ def update_yields(yields: list[int], old: list[int], new: list[int], w: int, h: 
         yields[c] = total
 
 
-def travel_potential(yields: list[int], w: int, h: int) -> list[float]:
+def travel_potential(yields: Sequence[int], w: int, h: int) -> list[float]:
     """max over cells t of yields[t] * TRAVEL_DECAY ** cheb(c, t), for every cell c.
 
     The two raster passes of a chamfer transform give the exact Chebyshev distance on
@@ -129,7 +130,7 @@ BLOCK = 4
 DECAY_POWERS = [TRAVEL_DECAY**k for k in range(2 * 64)]
 
 
-def block_maxima(yields: list[int], w: int, h: int) -> list[tuple[int, int, int, int, int]]:
+def block_maxima(yields: Sequence[int], w: int, h: int) -> list[tuple[int, int, int, int, int]]:
     """The board cut into BLOCK x BLOCK squares: (x0, x1, y0, y1, largest yield) each,
     so that a robot's best travel potential can be bounded without computing it."""
     out = []
@@ -141,6 +142,31 @@ def block_maxima(yields: list[int], w: int, h: int) -> list[tuple[int, int, int,
             if top:
                 out.append((x0, x1, y0, y1, top))
     return out
+
+
+@dataclass(slots=True)
+class Reading:
+    """What the board's helium gives before any action: the mining yields (never
+    changed: a plan copies them), their block maxima, and the travel potential once a
+    bot has needed it."""
+
+    yields: list[int]
+    blocks: list[tuple[int, int, int, int, int]]
+    potential: list[float] | None = None
+
+    def travel(self, w: int, h: int) -> list[float]:
+        if self.potential is None:
+            self.potential = travel_potential(self.yields, w, h)
+        return self.potential
+
+
+@lru_cache(maxsize=16)
+def reading(helium: tuple[int, ...], w: int, h: int) -> Reading:
+    """The reading of a board of this helium, kept for the turns that follow: helium
+    changes only where a robot mines, so the next seats' turns often find the same
+    board, and the yields and the potential are the dearest part of a plan."""
+    yields = mining_yields(helium, w, h)
+    return Reading(yields, block_maxima(yields, w, h))
 
 
 _NEIGHBOURS: dict[tuple[int, int], list[tuple[int, ...]]] = {}
@@ -242,7 +268,7 @@ class Plan:
         self.seat = seat
         self.w = turn.width
         self.h = turn.height
-        self._potential: list[float] | None = None
+        self._reading = reading(tuple(turn.state.helium), self.w, self.h)
         self._helium: list[int] | None = None
         self._occ: dict[int, int] = dict(turn.occ)
         self._cells: dict[int, dict[int, int]] = {}
@@ -251,8 +277,8 @@ class Plan:
         self.laser_from: dict[int, str] = {}
         self.refresh(threats=True)
         # Travel looks at the board as the turn began: the potential is dear to compute.
-        self.start_yields = self.yields[:]
-        self.blocks = block_maxima(self.yields, self.w, self.h)
+        self.start_yields = self._reading.yields
+        self.blocks = self._reading.blocks
 
     def refresh(self, *, threats: bool) -> None:
         """Re-read the board; `threats` when opponents' robots may have changed."""
@@ -260,7 +286,7 @@ class Plan:
         w, h = self.w, self.h
         self.reserve = reserve_index(state, self.seat)
         if self._helium is None:
-            self.yields = mining_yields(state.helium, w, h)
+            self.yields = self._reading.yields[:]
         else:
             update_yields(self.yields, self._helium, state.helium, w, h)
         self._helium = state.helium[:]
@@ -294,9 +320,7 @@ class Plan:
     @property
     def potential(self) -> list[float]:
         """Travel potential, computed once a turn and only if a move is worth weighing."""
-        if self._potential is None:
-            self._potential = travel_potential(self.start_yields, self.w, self.h)
-        return self._potential
+        return self._reading.travel(self.w, self.h)
 
     def robots(self, used: set[int]) -> list[tuple[int, Robot]]:
         """Our living robots that may still act this turn (never the reserve)."""
