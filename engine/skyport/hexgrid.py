@@ -22,12 +22,17 @@ DIRECTIONS: dict[str, Tile] = {
 def distance(a: Tile, b: Tile) -> int:
     """Steps between tiles `a` and `b` on an unbounded hex grid."""
     dj, dk = b[0] - a[0], b[1] - a[1]
-    return offset_length(dj, dk)
+    # offset_length, inline: the bots measure distances by the thousand a turn.
+    if dj * dk >= 0:
+        dj, dk = abs(dj), abs(dk)
+        return dj if dj > dk else dk
+    return abs(dj) + abs(dk)
 
 
 def offset_length(dj: int, dk: int) -> int:
-    """Steps needed for the offset `(dj, dk)`."""
-    if (dj >= 0) == (dk >= 0) or dj == 0 or dk == 0:
+    """Steps needed for the offset `(dj, dk)`: the larger when both have the same sign
+    (or one is 0: the product is not negative), else the sum."""
+    if dj * dk >= 0:
         return max(abs(dj), abs(dk))
     return abs(dj) + abs(dk)
 

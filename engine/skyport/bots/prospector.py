@@ -171,14 +171,21 @@ def _droid_walks(board: Board, start: Tile, reach: int) -> dict[Tile, list[str]]
     """The tiles a droid can end its walk on, each with a shortest walk there."""
     walks: dict[Tile, list[str]] = {start: []}
     queue = deque([start])
+    size, tiles = board.size, board.tiles
+    steps = tuple(DIRECTIONS.items())
     while queue:
         at = queue.popleft()
         walk = walks[at]
         if len(walk) == reach:
             continue
-        for direction in DIRECTIONS:
-            nxt = step(at, direction)
-            if nxt in walks or not board.on_map(nxt) or board.tile(nxt) in BLOCKING:
+        j, k = at
+        for direction, (dj, dk) in steps:
+            nj, nk = j + dj, k + dk
+            nxt = (nj, nk)
+            # board.on_map and board.tile, inline
+            if nxt in walks or not (0 <= nj < size and 0 <= nk < size):
+                continue
+            if tiles[nj][nk] in BLOCKING:
                 continue
             walks[nxt] = [*walk, direction]
             queue.append(nxt)
