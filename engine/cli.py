@@ -28,7 +28,7 @@ import sys
 from typing import Any, NoReturn
 
 import engine
-from engine import bench, match, rulesets, tournament
+from engine import match, rulesets
 from engine.core import OptionError, OptionValue
 from engine.errors import EngineError, ShapeError
 
@@ -251,6 +251,10 @@ def cmd_import_skyportmap(args: argparse.Namespace) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> None:
+    # Imported here: it loads Helium 3 and its bots, which the other commands (a
+    # process each) do not all need.
+    from engine import tournament
+
     if args.matches < 1:
         raise ShapeError("bad_shape", "Play at least one match (--matches 1 or more).")
     best = args.best or tournament.default_best(args.ruleset)
@@ -267,6 +271,8 @@ def cmd_tournament(args: argparse.Namespace) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
+    from engine import bench  # Helium 3 and its bots, as for the tournament
+
     if args.runs < 1 or args.matches < 1:
         raise ShapeError("bad_shape", "--runs and --matches must be at least 1.")
     options = _options(args)
