@@ -167,6 +167,9 @@ class Ruleset:
       order; [] once over. `scores(state)`: {"<seat>": number}, what the game ranks
       by. Both read the state's `awaiting` and `scores` unless a ruleset says how.
     - `view(state, seat)`, `events_view(events, seat, over=)`: a seat's knowledge.
+    - `seats_bot_orders(asked, state)`, optional: `bot_orders` of each (name, seat) of
+      `asked` in turn, the same orders (or the same first error) as one call each, for
+      a ruleset whose state is dear to read: one reading serves every seat.
     - `seats`: the seat counts a game may have, `default_seats` the usual one;
       `options`: the game's parameters; `shape`: how its turns are made.
     """
@@ -184,6 +187,7 @@ class Ruleset:
     scores: Callable[[Any], dict[str, int | float]] = scores_in_state
     # A few words for a person choosing an opponent: how strong the bot is, how it plays.
     bot_description: Callable[[str], str] = _no_description
+    seats_bot_orders: Callable[[list[tuple[str, int]], Any], list[dict[str, Any]]] | None = None
     title: str = ""
     seats: tuple[int, ...] = (2, 3, 4)
     default_seats: int = 2

@@ -37,9 +37,13 @@ def play_match(
     initial = state
     seats = [p["seat"] for p in state["players"]]
     bot_of = dict(zip(seats, bots, strict=True))
+    together = rulesets.of_state(state).seats_bot_orders
     turns: list[dict[str, Any]] = []
     while awaited := engine.awaiting(state):
-        given = [engine.bot_orders(bot_of[seat], state, seat) for seat in awaited]
+        if together is not None and len(awaited) > 1:
+            given = together([(bot_of[seat], seat) for seat in awaited], state)
+        else:
+            given = [engine.bot_orders(bot_of[seat], state, seat) for seat in awaited]
         orders: Any = given[0] if len(given) == 1 else given
         applied = engine.apply(state, orders)
         turns.append({"orders": orders, "events": applied.events})

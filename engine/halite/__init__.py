@@ -25,6 +25,7 @@ RULESET = Ruleset(
     events_view=api.events_view,
     bot_names=bots.names,
     bot_orders=bots.bot_orders,
+    seats_bot_orders=bots.seats_bot_orders,
     bot_description=bots.description,
     seats=SEAT_COUNTS,
     default_seats=2,

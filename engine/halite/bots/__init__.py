@@ -60,6 +60,17 @@ def choose(name: str, state: State, seat: int) -> Moves:
 def bot_orders(name: str, state: Any, seat: int) -> dict[str, Any]:
     """Orders of bot `name` for awaited `seat` of the JSON `state` (StateError if it is
     not a Halite state): {"seat", "turn", "moves"}, moves as [x, y, direction]."""
-    _bot(name)  # an unknown name is the first thing wrong, whatever the state
-    parsed = State.from_json(state)
-    return {"seat": seat, "turn": parsed.turn, "moves": choose(name, parsed, seat)}
+    return seats_bot_orders([(name, seat)], state)[0]
+
+
+def seats_bot_orders(asked: list[tuple[str, int]], state: Any) -> list[dict[str, Any]]:
+    """`bot_orders` of each (name, seat) in turn, the state read once: reading a board
+    costs as much as a bot's turn, and the bots only read the state they are given."""
+    out: list[dict[str, Any]] = []
+    parsed: State | None = None
+    for name, seat in asked:
+        _bot(name)  # an unknown name is the first thing wrong, whatever the state
+        if parsed is None:
+            parsed = State.from_json(state)
+        out.append({"seat": seat, "turn": parsed.turn, "moves": choose(name, parsed, seat)})
+    return out

@@ -125,6 +125,23 @@ def test_random_draws_each_direction_and_stillness_about_equally_often() -> None
     assert moves_of("random", state) != moves_of("random", {**state, "turn": 3})
 
 
+def test_every_seats_orders_from_one_reading_are_each_seats_own() -> None:
+    """`seats_bot_orders`, which `match.play_match` asks on a turn of several seats,
+    gives what one `bot_orders` call per seat gives, and refuses what it refuses."""
+    together = engine.ruleset(RULESET).seats_bot_orders
+    assert together is not None
+    record = match.play_match(3, ["grower", "random", "grower", "random"], ruleset=RULESET)
+    state = record["initial"]
+    for given in record["turns"][:40]:
+        asked = [(BOTS[(seat + state["turn"]) % 2], seat) for seat in engine.awaiting(state)]
+        assert together(asked, state) == [engine.bot_orders(n, state, s) for n, s in asked]
+        state = engine.apply(state, given["orders"]).state
+    with pytest.raises(engine.ShapeError):
+        together([("grower", 1), ("nobody", 2)], state)
+    with pytest.raises(engine.StateError):
+        together([("grower", 1)], {**state, "owner": state["owner"][:-1]})
+
+
 @pytest.mark.parametrize("name", BOTS)
 def test_a_bot_refuses_a_seat_out_of_play_an_unknown_name_and_a_bad_state(name: str) -> None:
     state = scene({(1, 1): (1, 50), (5, 5): (2, 50)}, seats=3)
