@@ -17,9 +17,10 @@ no bound can beat the best option found.
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import add
+from itertools import compress
+from operator import add, ne
 
 from engine.helium3.board import DELTAS
 from engine.helium3.orders import MAX_ACTIONS, MISSILE_RANGE, MOVE_RANGE, Action, Cell, Orders
@@ -83,11 +84,12 @@ def update_yields(yields: list[int], old: list[int], new: list[int], w: int, h: 
     """Bring `yields` from helium `old` to helium `new`, recomputing only the cells next
     to a cell whose helium changed."""
     dirty: set[int] = set()
-    for c, (a, b) in enumerate(zip(old, new, strict=True)):
-        if a != b:
-            x, y = c % w, c // w
-            for ny in range(max(0, y - 1), min(h, y + 2)):
-                dirty.update(range(ny * w + max(0, x - 1), ny * w + min(w, x + 2)))
+    if len(old) != len(new):
+        raise ValueError("the two helium grids differ in size")
+    for c in compress(range(len(new)), map(ne, old, new)):  # the changed cells, found in C
+        x, y = c % w, c // w
+        for ny in range(max(0, y - 1), min(h, y + 2)):
+            dirty.update(range(ny * w + max(0, x - 1), ny * w + min(w, x + 2)))
     for c in dirty:
         x, y = c % w, c // w
         total = 0
@@ -153,6 +155,8 @@ class Reading:
     yields: list[int]
     blocks: list[tuple[int, int, int, int, int]]
     potential: list[float] | None = None
+    # Plan.travel_bound by cell: it reads only the blocks.
+    bounds: dict[int, float] = field(default_factory=dict)
 
     def travel(self, w: int, h: int) -> list[float]:
         if self.potential is None:
@@ -370,14 +374,19 @@ class Plan:
 
     def travel_bound(self, r: Robot) -> float:
         """No move of r scores more than this (before its idle score)."""
-        x0, x1, y0, y1 = r.x - REACH, r.x + REACH, r.y - REACH, r.y + REACH
-        best = 0.0
-        for bx0, bx1, by0, by1, top in self.blocks:
-            gap = max(bx0 - x1, x0 - bx1, by0 - y1, y0 - by1, 0)
-            near = top * DECAY_POWERS[gap]
-            if near > best:
-                best = near
-        return TRAVEL_WEIGHT * best
+        bounds = self._reading.bounds
+        at = r.y * self.w + r.x
+        bound = bounds.get(at)
+        if bound is None:
+            x0, x1, y0, y1 = r.x - REACH, r.x + REACH, r.y - REACH, r.y + REACH
+            best = 0.0
+            for bx0, bx1, by0, by1, top in self.blocks:
+                gap = max(bx0 - x1, x0 - bx1, by0 - y1, y0 - by1, 0)
+                near = top * DECAY_POWERS[gap]
+                if near > best:
+                    best = near
+            bound = bounds[at] = TRAVEL_WEIGHT * best
+        return bound
 
     def economy(self, i: int, r: Robot, base: float, choice: Option | None) -> Option | None:
         """The best of mining within reach and moving towards richer helium."""
