@@ -34,7 +34,6 @@ from typing import Any
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.cache import caches
 from django.db import connections, router, transaction
 from django.db.models import Exists, F, Model, OuterRef, Q
 from django.db.models.constants import OnConflict
@@ -55,6 +54,7 @@ from games.models import (
 )
 from games.queue import notification_send_queue
 from games.services.unsubscribe import unsubscribe_token_read
+from helium3_site import pagecache
 
 log = logging.getLogger(__name__)
 
@@ -171,10 +171,11 @@ def seat_seen(*, match: Match, user_id: int, now: datetime | None = None) -> Non
     `match` needs pk, created_at and turn_number (the page's version row will do).
     Only the first look in a turn matters to the "Your turn" email, so each web
     process writes at most once a turn per SEEN_WRITE_SECONDS; the memo is in the
-    process's memory (the "pages" cache), so a look costs no query most times.
+    process's memory (the "pages" cache, looked up once: `pagecache.pages()`), so a
+    look costs no query most times.
     """
     key = seen_memo_key(match, user_id)
-    memo = caches["pages"]
+    memo = pagecache.pages()
     try:
         if memo.get(key) is not None:
             return
