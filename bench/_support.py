@@ -8,7 +8,9 @@ stopped by the script that started it (by its own pid), also on errors.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
+import itertools
 import json
 import os
 import platform
@@ -26,6 +28,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
+# Names of the processes' files, unique also for processes started in the same
+# nanosecond by threads of their own (enter_together).
+_SERIAL = itertools.count()
 
 
 def _pg_server() -> str:
@@ -205,7 +210,7 @@ def celery_worker(
 ) -> Iterator[Path]:
     """A real Celery worker process (the README's command) on the benchmark's queue;
     yields its log file."""
-    path = Path(env["HELIUM3_VAR_DIR"]) / f"worker-{time.monotonic_ns()}.log"
+    path = Path(env["HELIUM3_VAR_DIR"]) / f"worker-{time.monotonic_ns()}-{next(_SERIAL)}.log"
     log = open(path, "wb")  # noqa: SIM115
     proc = subprocess.Popen(
         [
@@ -220,7 +225,7 @@ def celery_worker(
             "--without-mingle",
             "--without-heartbeat",
             "-n",
-            f"bench-{os.getpid()}-{time.monotonic_ns()}@%h",
+            f"bench-{os.getpid()}-{path.stem}@%h",
         ],
         cwd=REPO,
         env=env,
@@ -262,6 +267,31 @@ def celery_beat(env: dict[str, str]) -> Iterator[Path]:
     finally:
         stop(proc)
         log.close()
+
+
+def enter_together(stack: contextlib.ExitStack, managers: Sequence[Any]) -> list[Any]:
+    """Enter the context managers (each starting a process and waiting until it is
+    ready) at once, each in a thread: the processes start side by side rather than
+    each after the one before is ready, and stop side by side too. Each one entered
+    is left when `stack` is, also when another failed to start; returns what each
+    yielded, in order."""
+    size = max(1, len(managers))
+    with concurrent.futures.ThreadPoolExecutor(size) as pool:
+        futures = [pool.submit(manager.__enter__) for manager in managers]
+        concurrent.futures.wait(futures)
+    entered = [m for m, f in zip(managers, futures, strict=True) if f.exception() is None]
+
+    def leave(*exc: Any) -> None:
+        with concurrent.futures.ThreadPoolExecutor(size) as pool:
+            left = [pool.submit(manager.__exit__, *exc) for manager in entered]
+        for future in left:
+            future.result()  # a failure to stop is raised here
+
+    stack.push(leave)
+    failures = [f.exception() for f in futures if f.exception() is not None]
+    if failures:
+        raise failures[0]  # type: ignore[misc]
+    return [future.result() for future in futures]
 
 
 def log_errors(path: Path) -> list[str]:

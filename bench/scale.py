@@ -1222,20 +1222,23 @@ def run_one(
         if channels:
             bell = stack.enter_context(bell_redis())
             run_env["PUSH_REDIS_URL"] = bell
-        worker_logs = [
-            stack.enter_context(
-                _support.celery_worker(run_env, concurrency=args.worker_concurrency)
-            )
-            for _ in range(workers)
-        ]
-        stack.enter_context(_support.celery_beat(run_env))
-        for port in ports:
-            stack.enter_context(
-                _support.gunicorn(run_env, workers=args.gunicorn_workers, port=port)
-            )
         stream_ports = [_support.free_port() for _ in range(args.streams)] if channels else []
-        for port in stream_ports:
-            stack.enter_context(uvicorn(run_env, port))
+        # The stack's processes start side by side (each is ready before any phase).
+        worker_logs = _support.enter_together(
+            stack,
+            [
+                *(
+                    _support.celery_worker(run_env, concurrency=args.worker_concurrency)
+                    for _ in range(workers)
+                ),
+                _support.celery_beat(run_env),
+                *(
+                    _support.gunicorn(run_env, workers=args.gunicorn_workers, port=port)
+                    for port in ports
+                ),
+                *(uvicorn(run_env, port) for port in stream_ports),
+            ],
+        )[:workers]
         previous: list[int] = []
         for number, phase in enumerate(phases):
             # The tail of the phase before (the turns its last passes brought) is
