@@ -215,11 +215,14 @@ def run_ruleset(
     rival: str,
     options: Mapping[str, Any] | None = None,
     seats: int | None = None,
+    *,
+    duel: bool = True,
 ) -> list[Series]:
     """The tournament for any ruleset: `best` against `random` bots at `seats` seats (the
     ruleset's usual count unless told; its seat rotating), and against `rival` alone if
     two seats may play (they swap seats). Its tables give the mean score, what the game
-    ranks by. The duel is left out when its options do not fit two seats."""
+    ranks by. The duel is left out when its options do not fit two seats, or when not
+    asked for (`duel=False`: a caller that reads the first table only)."""
     rules = engine.ruleset(ruleset)
     given = dict(options or {})
     seats = rules.default_seats if seats is None else seats
@@ -235,10 +238,10 @@ def run_ruleset(
         lineup[k % seats] = best
         record_ruleset(alone, ruleset, seed_base + k, lineup, given)
     out = [alone]
-    if 2 in rules.seats and _fits(ruleset, 2, seed_base, given):
-        duel = Series(f"{best} vs {rival} (2 seats, they swap seats)", measure="score")
+    if duel and 2 in rules.seats and _fits(ruleset, 2, seed_base, given):
+        duel_series = Series(f"{best} vs {rival} (2 seats, they swap seats)", measure="score")
         for k in range(matches):
             lineup = [best, rival] if k % 2 == 0 else [rival, best]
-            record_ruleset(duel, ruleset, seed_base + k, lineup, given)
-        out.append(duel)
+            record_ruleset(duel_series, ruleset, seed_base + k, lineup, given)
+        out.append(duel_series)
     return out
