@@ -6,12 +6,19 @@ HELIUM3_PORT ?= 8000
 export HELIUM3_PORT
 # The browser tests (tests/browser) drive the system Chromium; nothing may download one.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
-# Processes for the engine and site tests (`make test TEST_PROCESSES=4` on a bigger
-# machine), and for the browser tests (each one a Chromium; they mostly wait for
-# movies played in real time, polls and bot turns, so more of them than CPUs). Four
+# Processes for the engine and fault tests (`make test TEST_PROCESSES=4` on a bigger
+# machine, and SITE_PROCESSES=5 with it), and for the browser tests (each one a
+# Chromium; they mostly wait for movies played in real time, polls and bot turns, so
+# more of them than CPUs). Four
 # instead of three gave no clear gain on two CPUs with the fault tests beside them
 # (docs/benchmarks.md).
+# The site tests run on one process more than that: the second half of their stage
+# is tests that mostly wait (the scale bench's paces, event streams, programs
+# playing whole matches), and on two processes the two CPUs were about half idle
+# there. On three, the stage took 199.8 s against 244.6 and 254.1 s on two (PostgreSQL,
+# a clean clone, the runs in turn).
 TEST_PROCESSES ?= 2
+SITE_PROCESSES ?= 3
 BROWSER_PROCESSES ?= 3
 # On PostgreSQL the site and browser tests' databases are thrown away after the run: a
 # commit there need not wait for the disk (libpq's PGOPTIONS, these connections only).
@@ -32,8 +39,8 @@ venv: $(BIN)/python
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 
 # ruff (lint and format), mypy (strict on the engine, django-stubs on the site), then every test:
-# the engine's (pure, no database), then the site's, each on TEST_PROCESSES processes
-# (pytest-xdist; each process has a test database, a Celery worker thread and broker
+# the engine's (pure, no database) on TEST_PROCESSES processes, then the site's on
+# SITE_PROCESSES (pytest-xdist; each process has a test database, a Celery worker thread and broker
 # queues of its own, so no test waits for another's). With DATABASE_URL and
 # CELERY_BROKER_URL set (CI) the site tests run on PostgreSQL and Redis. The fault tests
 # (tests/faults, marker `faults`) come after them, in a run of their own (beside the
@@ -95,7 +102,7 @@ test: venv
 	  $(BIN)/mypy games helium3_site && \
 	  { test -n "$$engine_beside" || $(ENGINE_TESTS); } && \
 	  PGOPTIONS="$(THROWAWAY_PG)" $(BIN)/pytest tests -m "not faults" --ignore=tests/browser \
-		--ignore=tests/engine -n $(TEST_PROCESSES) --dist worksteal --durations=20 && \
+		--ignore=tests/engine -n $(SITE_PROCESSES) --dist worksteal --durations=20 && \
 	  { test -n "$$faults_beside" || $(FAULT_TESTS); }; \
 	} || others=$$?; \
 	{ set +x; } 2>/dev/null; \
