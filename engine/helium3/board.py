@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Container
+from collections.abc import Container, Sequence
+from operator import add
 
 DIRECTIONS: tuple[str, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 DELTAS: dict[str, tuple[int, int]] = {
@@ -24,6 +25,18 @@ _STEPS_DIAGONAL: tuple[tuple[str, int, int, bool], ...] = tuple(
     (n, ex, ey, bool(ex and ey)) for n, ex, ey in _STEPS
 )
 _SQRT2 = math.sqrt(2.0)
+
+
+def box_sums(values: Sequence[int], w: int, h: int) -> list[int]:
+    """For each cell of a row-major `w` x `h` grid, the sum of `values` over it and its
+    eight neighbours (cells off the board count 0), in a few passes over whole rows."""
+    rows: list[int] = []
+    for y in range(h):
+        row = values[y * w : y * w + w]
+        pairs = list(map(add, row, [0, *row[:-1]]))
+        rows.extend(map(add, pairs, [*row[1:], 0]))
+    zero = [0] * w
+    return list(map(add, map(add, rows, zero + rows[:-w]), rows[w:] + zero))
 
 
 def cheb(ax: int, ay: int, bx: int, by: int) -> int:

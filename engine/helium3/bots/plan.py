@@ -22,7 +22,7 @@ from functools import lru_cache
 from itertools import compress
 from operator import add, ne
 
-from engine.helium3.board import DELTAS
+from engine.helium3.board import DELTAS, box_sums
 from engine.helium3.orders import MAX_ACTIONS, MISSILE_RANGE, MOVE_RANGE, Action, Cell, Orders
 from engine.helium3.resolve import MINE_AROUND, MINE_CENTRE, WEAPON_ACTIONS, Turn
 from engine.helium3.state import Robot, State
@@ -68,16 +68,8 @@ def better(current: Option | None, score: float, make: Callable[[], Action], i: 
 def mining_yields(helium: Sequence[int], w: int, h: int) -> list[int]:
     """Helium a `mine` would take standing on each cell: min(500, centre) + min(250, ring)."""
     cap = [v if v < MINE_AROUND else MINE_AROUND for v in helium]
-    rows: list[int] = []
-    for y in range(h):
-        row = cap[y * w : y * w + w]
-        sums = list(map(add, row, [0, *row[:-1]]))
-        rows.extend(map(add, sums, [*row[1:], 0]))
-    zero = [0] * w
-    above = zero + rows[:-w]
-    below = rows[w:] + zero
     centre = [(v if v < MINE_CENTRE else MINE_CENTRE) - k for v, k in zip(helium, cap, strict=True)]
-    return [a + b + c + d for a, b, c, d in zip(rows, above, below, centre, strict=True)]
+    return list(map(add, box_sums(cap, w, h), centre))
 
 
 def update_yields(yields: list[int], old: list[int], new: list[int], w: int, h: int) -> None:

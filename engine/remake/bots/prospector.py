@@ -12,10 +12,9 @@ It sees only its seat's view (no opponents' shields).
 
 from __future__ import annotations
 
-from operator import add
 from random import Random
 
-from engine.helium3.board import cheb
+from engine.helium3.board import box_sums, cheb
 from engine.helium3.state import Robot
 from engine.remake.moves import reachable
 from engine.remake.orders import MISSILE_RANGE, MOVE_RANGE, Action, Cell, Orders
@@ -39,15 +38,8 @@ def mine_yield(turn: Turn, x: int, y: int) -> int:
 def mine_yields(turn: Turn) -> list[int]:
     """`mine_yield` of every cell (row-major) in a few passes over whole rows: a bot
     weighing every cell of the board reads them from here."""
-    w, h = turn.width, turn.height
     full = [MINE_PER_CELL if v >= MINE_PER_CELL else 0 for v in turn.state.helium]
-    rows: list[int] = []
-    for y in range(h):
-        row = full[y * w : y * w + w]
-        pairs = list(map(add, row, [0, *row[:-1]]))
-        rows.extend(map(add, pairs, [*row[1:], 0]))
-    zero = [0] * w
-    return list(map(add, map(add, rows, zero + rows[:-w]), rows[w:] + zero))
+    return box_sums(full, turn.width, turn.height)
 
 
 # A kamikaze reaches distance 1; one cell more keeps a vehicle clear of an enemy that
