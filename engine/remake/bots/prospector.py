@@ -22,22 +22,9 @@ from engine.remake.resolve import MINE_PER_CELL, Turn
 from engine.remake.state import State
 
 
-def mine_yield(turn: Turn, x: int, y: int) -> int:
-    """What one `mine` on (x, y) takes now."""
-    w, h = turn.width, turn.height
-    helium = turn.state.helium
-    total = 0
-    for cy in range(max(0, y - 1), min(h, y + 2)):
-        row = cy * w
-        for cx in range(max(0, x - 1), min(w, x + 2)):
-            if helium[row + cx] >= MINE_PER_CELL:
-                total += MINE_PER_CELL
-    return total
-
-
 def mine_yields(turn: Turn) -> list[int]:
-    """`mine_yield` of every cell (row-major) in a few passes over whole rows: a bot
-    weighing every cell of the board reads them from here."""
+    """What one `mine` takes now on each cell (row-major): MINE_PER_CELL for each cell
+    of the 3 x 3 around it that holds at least that much."""
     full = [MINE_PER_CELL if v >= MINE_PER_CELL else 0 for v in turn.state.helium]
     return box_sums(full, turn.width, turn.height)
 
