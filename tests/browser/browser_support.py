@@ -13,6 +13,7 @@ queued and the board shows the turn the page knows to be the latest.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import time
@@ -20,7 +21,38 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from playwright.sync_api import Page, Route
+from playwright.sync_api import Browser, BrowserContext, Page, Route
+
+# The pace the browser tests watch a match's movies at: 4x, the fastest the match page
+# offers a player (its Speed control, which page.js keeps in localStorage as
+# h3-speed), as a player who only wants the result would. Every frame of a movie is
+# drawn by Chromium, and at 1x the movies took about a sixth of the browser tests' CPU.
+# A test about the pace itself chooses it on the page (test_send_timing: 1x), and one
+# about the pace a new player gets is marked `@pytest.mark.movie_speed(None)`.
+MOVIE_SPEED = "4"
+# Before any script of the page runs, on every page of the context; a speed chosen on a
+# page (or kept from an earlier page) stays.
+KEEP_SPEED = """(() => {
+  try { if (!localStorage.getItem('h3-speed')) localStorage.setItem('h3-speed', %s); }
+  catch (e) { /* a page without storage: about:blank, a page without scripts' origin */ }
+})()"""
+
+
+def keep_movie_speed(context: BrowserContext, speed: str | None = MOVIE_SPEED) -> BrowserContext:
+    """Every page of `context` plays movies at `speed` unless a page chose another
+    (None: the page's own default, 1x)."""
+    if speed is not None:
+        context.add_init_script(KEEP_SPEED % json.dumps(speed))
+    return context
+
+
+def open_context(
+    browser: Browser, movie_speed: str | None = MOVIE_SPEED, **args: Any
+) -> BrowserContext:
+    """A new browser context (`args` as Browser.new_context takes them) whose pages play
+    movies at `movie_speed` (keep_movie_speed)."""
+    return keep_movie_speed(browser.new_context(**args), movie_speed)
+
 
 SETTLE_BOARD = """() => {
   const skip = document.querySelector('#skip');

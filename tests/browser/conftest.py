@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import MOVIE_SPEED, keep_movie_speed
+from playwright.sync_api import BrowserContext
 
 GAMES_TESTS = Path(__file__).resolve().parent.parent / "games"
 sys.path.insert(0, str(GAMES_TESTS))
@@ -115,6 +117,16 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             "--disable-quic",
         ],
     }
+
+
+@pytest.fixture
+def context(new_context: Any, request: pytest.FixtureRequest) -> BrowserContext:
+    """pytest-playwright's context (and so its `page`), its movies at the tests' pace
+    (browser_support.MOVIE_SPEED) unless the test is marked
+    `@pytest.mark.movie_speed(speed)`: None for the page's own default."""
+    marker = request.node.get_closest_marker("movie_speed")
+    speed = marker.args[0] if marker is not None else MOVIE_SPEED
+    return keep_movie_speed(new_context(), speed)
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import open_context, settle_board
 from django.conf import settings
 from django.test import Client
 from game_factories import UserFactory
@@ -127,7 +127,7 @@ class Looks:
     def page(self, user: Any = None) -> Page:
         key = user.username if user is not None else ""
         if key not in self.pages:
-            context = self.browser.new_context(viewport=VIEWPORTS[self.device])
+            context = open_context(self.browser, viewport=VIEWPORTS[self.device])
             context.add_init_script(f"localStorage.setItem('h3-theme', '{THEMES[0]}')")
             # axe-core given once to the context, which runs it in each page it opens
             # (every page of it is read): added to each page instead, its 650 kB went

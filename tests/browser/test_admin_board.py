@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from browser_support import open_context
 from django.conf import settings
 from django.test import Client
 from game_factories import UserFactory
@@ -27,7 +28,7 @@ def test_staff_see_the_board_drawn_and_the_json_in_a_short_scrolling_box(
     client = Client()
     client.force_login(staff)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = open_context(browser, viewport={"width": 1280, "height": 900})
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
     page = context.new_page()
     page.goto(f"{live_server.url}/admin/games/match/{match.pk}/change/")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import orders_accepted, sending_orders, settle_board
+from browser_support import open_context, orders_accepted, sending_orders, settle_board
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -46,7 +46,7 @@ CONTRAST = """async () => {
 def signed_in(browser: Browser, user: Any, base: str) -> Page:
     client = Client()
     client.force_login(user)
-    context = browser.new_context(viewport=SIZES["laptop"], color_scheme="light")
+    context = open_context(browser, viewport=SIZES["laptop"], color_scheme="light")
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
     return context.new_page()

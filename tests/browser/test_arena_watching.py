@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import open_context, settle_board
 from django.conf import settings
 from django.test import Client
 from game_factories import UserFactory
@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def as_user(browser: Browser, user: Any, base: str) -> Page:
     client = Client()
     client.force_login(user)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = open_context(browser, viewport={"width": 1280, "height": 900})
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
     return context.new_page()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import open_context, settle_board
 from django.conf import settings
 from django.test import Client
 from game_factories import UserFactory
@@ -74,7 +74,7 @@ BOARD_TO_TOP = """() => {
 def signed_in(browser: Browser, user: Any, base: str, size: tuple[int, int], theme: str) -> Page:
     client = Client()
     client.force_login(user)
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    context = open_context(browser, viewport={"width": size[0], "height": size[1]})
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
     page = context.new_page()

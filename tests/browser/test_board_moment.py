@@ -90,6 +90,8 @@ AT_TURN_4 = """() => +document.querySelector('#board-wrap svg.board').dataset.tu
   && !window.helium3Now()"""
 
 
+# A new player's pace: the page's own default, 1x.
+@pytest.mark.movie_speed(None)
 def test_while_the_board_plays_the_bots_turns_the_panel_shows_the_turn_on_the_board(
     live_server: Any, celery_worker: Any, page: Page, screenshot_dir: Path
 ) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import open_context, settle_board
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.test import Client
@@ -73,7 +73,7 @@ def open_page(
     client = Client()
     client.force_login(user)
     phone = viewport["width"] < 600
-    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+    context = open_context(browser, viewport=viewport, is_mobile=phone, has_touch=phone)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
     page = context.new_page()

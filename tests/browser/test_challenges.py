@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import match_over, settle_board
+from browser_support import match_over, open_context, settle_board
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
@@ -30,7 +30,7 @@ def signed_in(browser: Browser, user: Any, base: str, viewport: dict[str, int], 
     """A page of a new browser context signed in as `user`, in `theme`."""
     client = Client()
     client.force_login(user)
-    context = browser.new_context(viewport=viewport)
+    context = open_context(browser, viewport=viewport)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
     page = context.new_page()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import open_context
 from django.conf import settings
 from django.test import Client
 from game_factories import UserFactory
@@ -31,7 +32,7 @@ REMAKE = "helium3-remake"
 def signed_in(browser: Browser, user: Any, base: str, viewport: dict[str, int], theme: str) -> Page:
     client = Client()
     client.force_login(user)
-    context = browser.new_context(viewport=viewport, color_scheme=theme)  # type: ignore[arg-type]
+    context = open_context(browser, viewport=viewport, color_scheme=theme)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
     return context.new_page()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import open_context
 from django.conf import settings
 from django.test import Client
 from game_factories import UserFactory
@@ -25,7 +26,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def signed_in(browser: Browser, user: Any, base: str) -> Page:
     client = Client()
     client.force_login(user)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = open_context(browser, viewport={"width": 1280, "height": 900})
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
     return context.new_page()

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import open_context, settle_board
 from django.core import mail
 from playwright.sync_api import Browser, Page, expect
 
@@ -45,7 +45,7 @@ def test_a_guest_signs_up_stays_in_its_match_and_comes_back_to_it_after_confirmi
     live_server: Any, celery_worker: Any, browser: Browser, screenshot_dir: Path
 ) -> None:
     base = live_server.url
-    context = browser.new_context(viewport=SIZES["laptop"], color_scheme="light")
+    context = open_context(browser, viewport=SIZES["laptop"], color_scheme="light")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -122,7 +122,7 @@ def test_the_account_pages_wear_the_sites_look_in_both_themes_on_laptop_and_phon
 ) -> None:
     for size, viewport in SIZES.items():
         for theme in ("light", "dark"):
-            context = browser.new_context(viewport=viewport, color_scheme=theme)  # type: ignore[arg-type]
+            context = open_context(browser, viewport=viewport, color_scheme=theme)
             page = context.new_page()
             for name, path in ACCOUNT_PAGES.items():
                 page.goto(f"{live_server.url}{path}")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import open_context, settle_board
 from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
@@ -56,7 +56,7 @@ TEXT_OVER_MOON = """() => {
 
 
 def _look(browser: Browser, device: str, theme: str, base: str = "", user: Any = None) -> Page:
-    context = browser.new_context(viewport=LOOKS[device])  # type: ignore[arg-type]
+    context = open_context(browser, viewport=LOOKS[device])
     context.add_init_script(f"localStorage.setItem('h3-theme', '{theme}')")
     if user is not None:
         client = Client()

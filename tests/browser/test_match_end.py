@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import open_context
 from playwright.sync_api import Browser, Page, expect
 
 from games.models import Match
@@ -58,7 +59,7 @@ def test_a_player_reads_the_results_and_asks_for_a_rematch(
     log_in(page, live_server.url, "alice")
     # Each player is told their own place where their matches are listed.
     check_the_lists(page, live_server.url, match, "You came 3rd")
-    other = browser.new_context(viewport={"width": 1280, "height": 900})
+    other = open_context(browser, viewport={"width": 1280, "height": 900})
     bobs = other.new_page()
     log_in(bobs, live_server.url, "bob")
     check_the_lists(bobs, live_server.url, match, "You won")

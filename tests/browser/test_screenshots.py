@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import open_context, settle_board
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -44,7 +44,7 @@ def played_to(match: Match, user: Any, turns: int) -> Match:
 def signed_in(browser: Browser, user: Any, base: str, viewport: dict[str, int], theme: str) -> Page:
     client = Client()
     client.force_login(user)
-    context = browser.new_context(viewport=viewport)
+    context = open_context(browser, viewport=viewport)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
     return themed(context.new_page(), base, theme)
@@ -90,7 +90,7 @@ def shoot_guest_signup(
 ) -> None:
     """A visitor presses "Play now", plays as a guest and opens the sign-up form
     from the guest's banner."""
-    page = themed(browser.new_context(viewport=viewport).new_page(), base, theme)
+    page = themed(open_context(browser, viewport=viewport).new_page(), base, theme)
     page.goto(f"{base}/")
     page.locator(".hero").get_by_role("button", name="Play now", exact=True).click()
     expect(page.locator("#panel .your-move")).to_be_visible(timeout=60_000)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import open_context
 from django.conf import settings
 from django.test import Client
 from game_factories import UserFactory
@@ -31,7 +32,7 @@ LIGHT_BG = "rgb(245, 244, 239)"
 def signed_in(browser: Browser, user: Any, base: str, **options: Any) -> Page:
     client = Client()
     client.force_login(user)
-    context = browser.new_context(**options)
+    context = open_context(browser, **options)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
     return context.new_page()
@@ -251,7 +252,7 @@ def test_every_header_item_is_inside_a_phones_window_on_every_page(
         "password": "/accounts/password/change/",
     }
     options = {"viewport": PHONE, "color_scheme": theme}
-    visitor = browser.new_context(**options).new_page()
+    visitor = open_context(browser, **options).new_page()
     member = signed_in(browser, player, base, **options)
     found: dict[str, list[str]] = {}
     for page, pages in ((visitor, visitor_pages), (member, player_pages)):

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import settle_board
+from browser_support import open_context, settle_board
 from playwright.sync_api import Browser, Page, expect
 from test_remake_play import LAPTOP, log_in, vehicle
 
@@ -98,7 +98,7 @@ def _signed_in(browser: Browser, live_server: Any, user: Any, viewport: dict[str
     client = Client()
     client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    context = browser.new_context(viewport=viewport)
+    context = open_context(browser, viewport=viewport)
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
     return context
 
