@@ -49,8 +49,10 @@ venv: $(BIN)/python
 # process of the run has a private PostgreSQL and Redis.
 # The browser tests (tests/browser) run last, on BROWSER_PROCESSES processes: each one
 # the system Chromium, a live server, a database and a Celery worker of its own.
-# `worksteal`: a process that runs out of tests takes some of the other's, so a few long
-# tests never leave one process waiting alone at the end.
+# `worksteal` (the other stages): a process that runs out of tests takes some of the
+# other's, so a few long tests never leave one process waiting alone at the end. The
+# browser tests instead are handed out one at a time, the long ones (marked `slow`)
+# first (tests/browser/conftest.py): the longest takes about a sixth of the stage.
 # With BROWSER_BESIDE=1 the browser tests (which mostly wait for pages, turns and
 # animations) start first and run beside all the rest, their output printed once they
 # end (BROWSER_LOG): their databases and queues have names of their own
@@ -76,7 +78,7 @@ ENGINE_BESIDE ?= 0
 ENGINE_LOG ?= ci-artifacts/engine-tests.log
 ENGINE_TESTS = $(BIN)/pytest tests/engine -n $(TEST_PROCESSES) --dist worksteal
 BROWSER_TESTS = PGOPTIONS="$(THROWAWAY_PG)" $(BIN)/pytest tests/browser -n $(BROWSER_PROCESSES) \
-	--dist worksteal --durations=20
+	--dist load --maxschedchunk 1 --durations=20
 # Each test process imports the site's modules and some 150 test modules, compiling them
 # and rewriting the tests' asserts (pytest): 5 s of CPU a process when nothing is cached
 # (9.1 s against 4.3 s to collect the site tests). An environment with

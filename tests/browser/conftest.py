@@ -81,8 +81,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # Playwright's session keeps an event loop in the main thread until the session
     # ends, and Django refuses sync database calls beside one: the browser tests go
     # last, so no other test runs with it.
+    # Within them the long ones (marked `slow`: whole matches at 1x, every page in
+    # every look) come first: handed out one at a time (`--dist load
+    # --maxschedchunk 1`, the Makefile), they start while the short ones fill the
+    # other processes, and no long test starts near the end with the others idle.
     browser = [item for item in items if "tests/browser/" in str(item.fspath)]
-    items[:] = [item for item in items if item not in browser] + browser
+    browser.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    items[:] = [item for item in items if "tests/browser/" not in str(item.fspath)] + browser
     if shutil.which(CHROMIUM) or Path(CHROMIUM).exists():
         return
     # No browser on this machine: .ci/run installs Debian's chromium; say so, never download one.

@@ -311,6 +311,7 @@ def report(found: list[str]) -> str:
     return f"{len(found)} accessibility violations:\n" + "\n".join(found)
 
 
+@pytest.mark.slow
 def test_the_platform_pages_pass_wcag_aa_in_both_themes_on_a_laptop_and_a_phone(
     live_server: Any, browser: Browser, screenshot_dir: Path
 ) -> None:
@@ -387,6 +388,7 @@ def test_the_platform_pages_pass_wcag_aa_in_both_themes_on_a_laptop_and_a_phone(
 
 
 @pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.slow
 def test_every_page_of_a_game_passes_wcag_aa_in_both_themes_on_a_laptop_and_a_phone(
     live_server: Any, browser: Browser, screenshot_dir: Path, game: str
 ) -> None:

@@ -207,6 +207,7 @@ def build_robot(page: Page) -> None:
         expect(page.locator(f'#ar-stats dd[data-stat="{name}"]')).to_have_text(value)
 
 
+@pytest.mark.slow
 def test_an_arena_match_is_played_step_by_step_on_the_board_to_its_end(
     live_server: Any, page: Page
 ) -> None:

@@ -149,6 +149,7 @@ def passed(match: Match, user: Any, turns: int) -> Match:
     raise AssertionError("the match did not get that far")
 
 
+@pytest.mark.slow
 def test_no_cell_of_a_helium3_board_is_covered_while_planning_a_shield_or_watching_a_turn(
     live_server: Any, celery_worker: Any, browser: Browser
 ) -> None:

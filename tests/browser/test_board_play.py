@@ -114,6 +114,7 @@ def wait_for_my_move_or_end(page: Page) -> bool:
     return not match_over(page)
 
 
+@pytest.mark.slow
 def test_a_new_player_signs_up_and_plays_a_short_match_on_the_board(
     live_server: Any, celery_worker: Any, page: Page, screenshot_dir: Path, fixed_seed: None
 ) -> None:

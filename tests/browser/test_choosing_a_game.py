@@ -102,6 +102,7 @@ def test_a_remake_match_is_made_from_the_form_and_lands_on_its_page(
     assert not errors, errors
 
 
+@pytest.mark.slow
 def test_the_game_pages_on_a_laptop_and_a_phone(
     live_server: Any, browser: Browser, screenshot_dir: Path
 ) -> None:

@@ -41,6 +41,7 @@ def play_a_turn(page: Page, match_id: int) -> None:
     settle_board(page)
 
 
+@pytest.mark.slow
 def test_a_guest_signs_up_stays_in_its_match_and_comes_back_to_it_after_confirming(
     live_server: Any, celery_worker: Any, browser: Browser, screenshot_dir: Path
 ) -> None:

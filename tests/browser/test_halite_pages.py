@@ -144,6 +144,7 @@ def _look(page: Page, name: str, screenshot_dir: Path, problems: list[str]) -> N
 
 
 @pytest.mark.parametrize("size", ["laptop", "phone"])
+@pytest.mark.slow
 def test_every_halite_page_in_both_themes_passes_contrast_and_is_photographed(
     page: Page, live_server: Any, matches: dict[str, Any], screenshot_dir: Path, size: str
 ) -> None:

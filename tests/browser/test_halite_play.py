@@ -205,6 +205,7 @@ def sent_orders(match: Any, turn: int, seat: int) -> set[Move]:
     return {(m[0], m[1], m[2]) for m in mine["moves"]}
 
 
+@pytest.mark.slow
 def test_a_halite_match_is_planned_on_the_board_and_played_to_its_end(
     live_server: Any, page: Page, screenshot_dir: Path, fixed_seed: None
 ) -> None:

@@ -87,6 +87,7 @@ def _bots_play_until(page: Page, match: Match, past: int) -> None:
             assert time.monotonic() < end, f"{match.ruleset}: the board stayed at turn {past}"
 
 
+@pytest.mark.slow
 def test_a_new_sites_home_page_shows_a_live_match_of_each_of_its_five_games(
     live_server: Any, celery_worker: Any, browser: Browser, screenshot_dir: Path
 ) -> None:

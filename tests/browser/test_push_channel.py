@@ -78,6 +78,7 @@ def played_once_each(frames: list[int]) -> list[int]:
     return runs
 
 
+@pytest.mark.slow
 def test_a_bot_turn_arrives_pushed_and_the_page_never_polls_on_its_timer(
     asgi_site: str, page: Page
 ) -> None:

@@ -67,6 +67,7 @@ def card_turn(page: Page, match: Any) -> Any:
     return card.locator(".state")
 
 
+@pytest.mark.slow
 def test_the_watch_page_hears_a_bot_turn_and_never_polls_while_the_channel_is_open(
     asgi_site: str, page: Page
 ) -> None:
@@ -151,6 +152,7 @@ def test_the_badge_and_the_tab_title_of_a_page_of_no_match_follow_the_channel(
     assert all("part=list" in url for url in asked), asked
 
 
+@pytest.mark.slow
 def test_the_home_pages_live_match_hears_a_bot_turn_without_polling(
     asgi_site: str, page: Page
 ) -> None:

@@ -97,6 +97,7 @@ def wait_for_my_move_or_end(page: Page) -> bool:
     return not match_over(page)
 
 
+@pytest.mark.slow
 def test_a_remake_match_is_planned_five_actions_a_turn_on_the_board_and_played_to_the_end(
     live_server: Any, celery_worker: Any, page: Page, screenshot_dir: Path
 ) -> None:

@@ -101,6 +101,7 @@ def shoot_guest_signup(
     page.context.close()
 
 
+@pytest.mark.slow
 def test_every_page_on_a_laptop_and_a_phone_in_both_themes(
     live_server: Any, celery_worker: Any, browser: Browser, screenshot_dir: Path
 ) -> None:

@@ -38,6 +38,7 @@ def plan_something(page: Page) -> None:
         page.locator("#board-wrap .hl rect").last.click()
 
 
+@pytest.mark.slow
 def test_send_to_planner_usable_again_against_three_bots(
     live_server: Any, celery_worker: Any, page: Page
 ) -> None:

@@ -66,6 +66,7 @@ def other_moves(match: Any, other: Any) -> None:
     drain(match, emails=False)
 
 
+@pytest.mark.slow
 def test_after_send_the_page_is_told_the_turn_instead_of_polling(
     asgi_site: str, page: Page
 ) -> None:

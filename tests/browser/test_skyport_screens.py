@@ -68,6 +68,7 @@ def shoot(page: Page, url: str, name: str, theme: str, folder: Path, plan: bool 
     assert not errors, f"{name}: {errors}"
 
 
+@pytest.mark.slow
 def test_skyports_pages_on_a_laptop_and_a_phone_in_both_themes(
     live_server: Any, browser: Browser, screenshot_dir: Path
 ) -> None:

@@ -169,6 +169,7 @@ def turns_told(told: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow
 def test_your_move_comes_after_the_movie_however_the_answers_land(
     asgi_site: str, celery_worker: Any, page: Page, settings: Any, tmp_path: Path
 ) -> None:
