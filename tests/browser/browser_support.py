@@ -26,7 +26,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route
 # The pace the browser tests watch a match's movies at: 4x, the fastest the match page
 # offers a player (its Speed control, which page.js keeps in localStorage as
 # h3-speed), as a player who only wants the result would. Every frame of a movie is
-# drawn by Chromium, and at 1x the movies took about a sixth of the browser tests' CPU.
+# drawn by Chromium: at 1x the stage took 356.6 s and 603.7 s of CPU, at 4x 324.4 s and
+# 568.5 s (docs/benchmarks.md).
 # A test about the pace itself chooses it on the page (test_send_timing: 1x), and one
 # about the pace a new player gets is marked `@pytest.mark.movie_speed(None)`.
 MOVIE_SPEED = "4"

@@ -85,9 +85,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # every look) come first: handed out one at a time (`--dist load
     # --maxschedchunk 1`, the Makefile), they start while the short ones fill the
     # other processes, and no long test starts near the end with the others idle.
-    browser = [item for item in items if "tests/browser/" in str(item.fspath)]
+    others: list[pytest.Item] = []
+    browser: list[pytest.Item] = []
+    for item in items:
+        (browser if "tests/browser/" in str(item.fspath) else others).append(item)
     browser.sort(key=lambda item: item.get_closest_marker("slow") is None)
-    items[:] = [item for item in items if "tests/browser/" not in str(item.fspath)] + browser
+    items[:] = others + browser
     if shutil.which(CHROMIUM) or Path(CHROMIUM).exists():
         return
     # No browser on this machine: .ci/run installs Debian's chromium; say so, never download one.
