@@ -90,10 +90,14 @@ def advance(match: Any, target: int) -> None:
 def _clear(caches: Any, client: Any, *, sessions: bool = False) -> None:
     """A first view after a change (a resolved turn): neither the page nor anything the
     page caches for a turn (the board's own cache is in the default one, the "seen"
-    memo in the pages') is there yet. The viewer's session stays remembered
-    (games/viewers.py), as it does when a turn is resolved, unless `sessions`: then
-    this is also the first request of the session for VIEWER_SECONDS."""
+    memo in the pages') is there yet, nor the page's version (the turn's ring makes
+    the process forget those: games/push/kept.py). The viewer's session stays
+    remembered (games/viewers.py), as it does when a turn is resolved, unless
+    `sessions`: then this is also the first request of the session for VIEWER_SECONDS."""
     from games import viewers
+    from games.push import kept as kept_versions
+
+    kept_versions.forget()
 
     kept: dict[str, Any] = {}
     cookie = client.cookies.get("sessionid")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -208,6 +208,11 @@ class PageVersion:
         same moment of the match as the version it is stored under."""
         row = self.match_row if self.rest is None else self.rest.values()
         return cast(Match, _from_row(Match, row, _page_fields()))
+
+    def without_row(self) -> PageVersion:
+        """This version without the match's row (what a process keeps of it between
+        views, games/push/kept.py: a page rendered anew reads the version again)."""
+        return replace(self, match_row=(), rest=None)
 
     @property
     def standin(self) -> str | None:

@@ -226,6 +226,13 @@ CACHES["pages"] = {
     "TIMEOUT": 60,
     "OPTIONS": {"MAX_ENTRIES": env_int("PAGE_CACHE_ENTRIES", 500, minimum=1)},
 }
+# How long a web process serves a match page's version it has read without asking the
+# database again, while no doorbell rings (games/push/kept.py): what no bell rings for
+# (an admin's edit, a pause) reaches the page within it, as it reaches a page on the
+# push channel within PUSH_SWEEP_SECONDS. 0: the database on every view.
+PAGE_VERSION_KEEP_SECONDS = env_float("PAGE_VERSION_KEEP_SECONDS", 2.0)
+if not 0 <= PAGE_VERSION_KEEP_SECONDS <= 60:
+    raise ImproperlyConfigured("PAGE_VERSION_KEEP_SECONDS must be between 0 and 60.")
 
 # --- auth: allauth + axes ----------------------------------------------------------
 AUTHENTICATION_BACKENDS = [

@@ -53,6 +53,20 @@ def fast_password_hashing_everywhere() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def page_versions_read_on_every_view() -> Iterator[None]:
+    """The tests make and change matches behind the doorbell's back (rows written
+    straight to the database, ids handed out again after a rolled-back test) and look
+    at the page at once, where a web process would serve a version it read up to
+    PAGE_VERSION_KEEP_SECONDS before (games/push/kept.py): off for the whole run,
+    on in the tests of it (tests/push/test_kept_versions.py) and in the processes
+    the fault tests start."""
+    from django.test import override_settings
+
+    with override_settings(PAGE_VERSION_KEEP_SECONDS=0):
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
 def flush_by_delete_on_postgresql() -> Iterator[None]:
     """A test with transaction=True ends with its database emptied (Django's flush).
     On PostgreSQL that is one TRUNCATE of every table: each table and index gets new

@@ -33,6 +33,7 @@ from games import history, presentation, selectors, services, viewers
 from games.context_processors import Frame
 from games.errors import Conflict, from_engine_error
 from games.models import Match, Resolution, Seat
+from games.push import kept
 from games.views.told import told
 
 log = logging.getLogger(__name__)
@@ -326,24 +327,31 @@ def movie_context(
 
 @require_GET
 def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
-    """304 while nothing changed (one query); otherwise the new panel, history and
+    """304 while nothing changed (one query, none while this process keeps the
+    version: games/push/kept.py); otherwise the new panel, history and
     orders, and a movie of the turns resolved since the page's turn `since`."""
     viewer = viewers.viewer_of(request)
+    # No ring since this process read the version: it is still the match's, and a
+    # page that has it is told so with no query (games/push/kept.py).
+    heard = kept.mark()
+    known = kept.kept(match_id, viewer.pk, heard)
+    if (
+        known is not None
+        and request.GET.get("v") == version_token(known)
+        and selectors.can_watch(known.match, viewer, known.seat, seat_known=True)
+    ):
+        return _not_modified(known, viewer)
     version = selectors.match_page_version(match_id, viewer)
     if version is None:
         raise Http404("No such match.")
     # The same rule as the page's, on the row just read (no second query for it).
     if not selectors.can_watch(version.match, viewer, version.seat, seat_known=True):
         raise PermissionDenied("This match is private to its players.")
+    if request.GET.get("v") == version_token(version):
+        kept.keep(match_id, viewer.pk, version.without_row(), heard)
+        return _not_modified(version, viewer)
     if version.seat is not None and viewer.pk is not None:
         services.seat_seen(match=version.match, user_id=viewer.pk)  # the player is here
-    status, turn_number = version.match.status, version.match.turn_number
-    turn_status = version.turn.status if version.turn is not None else None
-    token = poll_token(status, turn_number, turn_status, version.standin, version.steps_seen)
-    if request.GET.get("v") == token:
-        response: HttpResponse = HttpResponseNotModified()
-        response["Cache-Control"] = "no-store"
-        return response
     # The match came with the version (the same moment of it), its seats and the
     # history's newest page with one query (on PostgreSQL; the viewer's seat number,
     # which the history depends on, came with the version).
@@ -364,6 +372,23 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
         log.exception("match %s: poll refused by the engine", match_id)
         refused = engine_refusal(error)
         response = HttpResponse(refused.message, status=refused.status, content_type="text/plain")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def version_token(version: selectors.PageVersion) -> str:
+    """The poll's token of a page of this version (poll_token)."""
+    match, turn = version.match, version.turn
+    turn_status = turn.status if turn is not None else None
+    return poll_token(
+        match.status, match.turn_number, turn_status, version.standin, version.steps_seen
+    )
+
+
+def _not_modified(version: selectors.PageVersion, viewer: Any) -> HttpResponse:
+    if version.seat is not None and viewer.pk is not None:
+        services.seat_seen(match=version.match, user_id=viewer.pk)  # the player is here
+    response = HttpResponseNotModified()
     response["Cache-Control"] = "no-store"
     return response
 

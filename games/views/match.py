@@ -27,6 +27,7 @@ from games.context_processors import Frame
 from games.errors import ServiceError
 from games.forms import LENGTH_OPTION
 from games.models import Match, Seat
+from games.push import kept
 from games.services.rematch import match_rematch as match_rematch_create
 from games.viewers import Viewer
 from games.views.access import match_for, may_watch, player_seat, refused, signed_in_user
@@ -34,8 +35,8 @@ from games.views.board import (
     board_context,
     engine_refusal,
     orders_context,
-    poll_token,
     seat_among,
+    version_token,
 )
 from helium3_site import pagecache
 
@@ -108,7 +109,8 @@ def header_context(match: Match, seats: list[Seat]) -> dict[str, Any]:
 # to anyone else, while every spectator's page is the spectator's view, the same for
 # all. The viewer's own parts (the header, the badges, the CSRF tokens) are slots
 # filled in for each request (games/frame.py). A view of an unchanged page then
-# costs one query (the version, with the frame's counts) and no rendering.
+# costs one query (the version, with the frame's counts) and no rendering; none while
+# the process keeps the version it read (no ring since: games/push/kept.py).
 PAGE_CACHE_SECONDS = 60
 SPECTATORS = "spectators"
 
@@ -126,13 +128,7 @@ def _page_key(request: HttpRequest, version: selectors.PageVersion, viewer: View
         # A player's page of a game whose seats give orders at once shows the orders
         # the seat sent, which it may replace without a new version of the page.
         return None
-    token = poll_token(
-        match.status,
-        match.turn_number,
-        version.turn.status if version.turn is not None else None,
-        version.standin,
-        version.steps_seen,
-    )
+    token = version_token(version)
     # A seat's page is this player's own; every spectator's is one page.
     who = SPECTATORS if version.seat is None else f"seat{version.seat.number}.u{viewer.pk}"
     query = hashlib.sha256(request.META.get("QUERY_STRING", "").encode()).hexdigest()[:16]
@@ -167,18 +163,25 @@ def _page_to_cache(key: str, content: frame.Pieces) -> None:
 @require_GET
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     viewer = viewers.viewer_of(request)
+    # No ring since this process read the version: the page stored under it is still
+    # the page, and no query is needed (games/push/kept.py).
+    heard = kept.mark()
+    known = kept.kept(match_id, viewer.pk, heard)
+    if known is not None:
+        _seen(known, viewer)
+        served = _cached_page(request, known, viewer, _page_key(request, known, viewer))
+        if served is not None:
+            return served
     version = selectors.match_page_version(match_id, viewer)
     if version is None:
         raise Http404("No such match.")
-    if version.seat is not None and viewer.pk is not None:
-        services.seat_seen(match=version.match, user_id=viewer.pk)  # even on a cache hit
-    # The frame's counts came with the version: this page's frame costs no query.
-    shown = Frame(request, viewer=viewer, moves=version.moves, challenges=version.challenges)
+    if known is None:
+        _seen(version, viewer)
     key = _page_key(request, version, viewer)
-    if key is not None:
-        cached = _page_from_cache(key)
-        if cached is not None:
-            return HttpResponse(frame.fill(request, cached, shown))
+    served = _cached_page(request, version, viewer, key)
+    if served is not None:
+        kept.keep(match_id, viewer.pk, version.without_row(), heard)
+        return served
     # The match comes with the version (one read: the page shows the moment it is
     # stored under), its seats and its history with one query (on PostgreSQL; the
     # viewer's seat number, which the history depends on, came with the version).
@@ -201,7 +204,27 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         return refused(request, engine_refusal(error))
     if key is not None and same:
         _page_to_cache(key, content)
+        kept.keep(match_id, viewer.pk, version.without_row(), heard)
+    shown = Frame(request, viewer=viewer, moves=version.moves, challenges=version.challenges)
     return HttpResponse(frame.fill(request, content, shown))
+
+
+def _seen(version: selectors.PageVersion, viewer: Viewer) -> None:
+    if version.seat is not None and viewer.pk is not None:
+        services.seat_seen(match=version.match, user_id=viewer.pk)  # even on a cache hit
+
+
+def _cached_page(
+    request: HttpRequest, version: selectors.PageVersion, viewer: Viewer, key: str | None
+) -> HttpResponse | None:
+    """The page stored under `key` (_page_key) for this viewer, or None (not stored,
+    or not to be: then it is rendered)."""
+    cached = _page_from_cache(key) if key is not None else None
+    if cached is None:
+        return None
+    # The frame's counts came with the version: this page's frame costs no query.
+    shown = Frame(request, viewer=viewer, moves=version.moves, challenges=version.challenges)
+    return HttpResponse(frame.fill(request, cached, shown))
 
 
 @login_required
