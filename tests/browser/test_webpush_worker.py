@@ -1,5 +1,5 @@
 """The notification settings page's Web Push switch and the service worker, in the
-system Chromium. The switch comes up off in a browser that has not opted in; the
+system's full Chromium (its headless shell refuses notifications). The switch comes up off in a browser that has not opted in; the
 worker registered at the root shows what the site pushes. The message is handed to
 the worker through DevTools (ServiceWorker.deliverPushMessage): subscribing for
 real would have Chromium ask Google's push service for an endpoint, traffic that
@@ -12,7 +12,8 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from browser_support import open_context
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -34,8 +35,17 @@ def sign_in(page: Page, base: str, username: str) -> None:
 
 
 def test_the_switch_starts_off_and_the_worker_shows_a_pushed_your_turn(
-    page: Page, context: BrowserContext, live_server: Any
+    full_browser: Browser, live_server: Any
 ) -> None:
+    # The full browser: Chromium's headless shell refuses every notification.
+    context = open_context(full_browser)
+    try:
+        switch_and_worker(context.new_page(), context, live_server)
+    finally:
+        context.close()
+
+
+def switch_and_worker(page: Page, context: BrowserContext, live_server: Any) -> None:
     from game_factories import UserFactory
 
     from games import services
