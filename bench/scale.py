@@ -730,9 +730,11 @@ class PushPages:
     def _listen_bell(self) -> None:
         import redis
 
+        from games.push import bell
+
         client = redis.Redis.from_url(self.bell_url)
         pubsub = client.pubsub(ignore_subscribe_messages=True)
-        pubsub.subscribe("h3:push")  # games/push/bell.py's CHANNEL
+        pubsub.subscribe(bell.channel(self.bell_url))
         try:
             while not self.stop.is_set():
                 message = pubsub.get_message(timeout=0.5)

@@ -173,7 +173,7 @@ class Hub:
             client = aioredis.Redis.from_url(url)
             try:
                 async with client.pubsub() as pubsub:
-                    await pubsub.subscribe(bell.CHANNEL)
+                    await pubsub.subscribe(bell.channel(url))
                     self.ring_for(None)  # rings missed while away: read now
                     while self.listeners:
                         message = await pubsub.get_message(

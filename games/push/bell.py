@@ -4,7 +4,8 @@ truth) and tells its open pages.
 
 Two ways to ring, one chosen by the settings:
 - Redis pub/sub (production: PUSH_REDIS_URL, else REDIS_URL, else a redis://
-  CELERY_BROKER_URL): one PUBLISH on channel CHANNEL, heard by every process.
+  CELERY_BROKER_URL): one PUBLISH on the channel of that Redis database
+  (`channel`), heard by every process.
 - A file (the embedded run, `make run`, no Redis): one byte appended to
   PUSH_BELL_FILE (default var/push/bell); every process on the machine watches
   its size and time, a stat() every BELL_CHECK_SECONDS, for all its pages at once.
@@ -17,6 +18,7 @@ announced.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -54,6 +56,17 @@ def redis_url() -> str:
     return ""
 
 
+@functools.lru_cache(maxsize=32)
+def channel(url: str) -> str:
+    """The channel the rings go on in the Redis at `url`: CHANNEL and the database's
+    number. A channel is heard across all of a server's databases, so two sites on
+    one Redis (or the tests beside a benchmark) would otherwise ring each other's
+    pages, and make each other's web processes forget what they keep (kept.py)."""
+    from redis.connection import parse_url
+
+    return f"{CHANNEL}:{int(parse_url(url).get('db') or 0)}"  # type: ignore[no-untyped-call]
+
+
 def bell_file() -> Path:
     configured = getattr(settings, "PUSH_BELL_FILE", None) or os.environ.get("PUSH_BELL_FILE")
     if configured:
@@ -81,7 +94,7 @@ def ring(match_id: int) -> None:
     try:
         url = redis_url()
         if url:
-            _redis(url).publish(CHANNEL, str(match_id))
+            _redis(url).publish(channel(url), str(match_id))
             return
         path = bell_file()
         try:

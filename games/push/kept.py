@@ -11,12 +11,13 @@ the players whose counts it moves). Until then the version it read is still the
 database's, and the page cached under it (views.match_detail) is served as it is.
 
 Each process has an ear on the bell of its own:
-- Redis pub/sub: a connection of its own subscribed to bell.CHANNEL. Before it
+- Redis pub/sub: a connection of its own subscribed to the bell's channel. Before it
   trusts anything, the request asks the connection, without waiting, whether a
-  ring has come; a ring reaches every subscriber before the PUBLISH that sent it
-  returns (Redis writes the message and the reply in the same pass), so a page
-  asked for after a POST that rang is asked after the ring is here. A connection
-  that fails or drops forgets all it kept: rings may have been missed.
+  ring has come. Redis writes a ring to every subscriber in the same pass of its
+  event loop as the PUBLISH's reply, microseconds apart; the POST that rang answers
+  only after that reply, and its browser asks for the next page after the answer.
+  So the ring is in every process's socket before that page is asked for. A
+  connection that fails or drops forgets all it kept: rings may have been missed.
 - The file bell (`make run`): the file's inode, size and time, one stat().
 
 What no bell rings for (an admin's edit in the Django admin, a pause, a challenge's
@@ -98,7 +99,7 @@ class _RedisEar:
                 retry=Retry(NoBackoff(), 0),
             )
             pubsub = client.pubsub()  # type: ignore[no-untyped-call]
-            pubsub.subscribe(bell.CHANNEL)
+            pubsub.subscribe(bell.channel(self.url))
             pubsub.connection.register_connect_callback(self._connected)
             # Trusted only once Redis has confirmed the subscription: a ring before
             # it would never be heard.

@@ -20,7 +20,7 @@ def test_a_ring_follows_the_redis_the_settings_name_now(settings: Any) -> None:
     try:
         url = f"redis://127.0.0.1:{port}/0"
         listener = redis.Redis.from_url(url).pubsub()
-        listener.subscribe(bell.CHANNEL)
+        listener.subscribe(bell.channel(url))
         assert listener.get_message(timeout=5)["type"] == "subscribe"
         settings.PUSH_REDIS_URL = url
         bell.ring(7)
