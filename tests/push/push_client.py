@@ -249,6 +249,17 @@ class SocketChannel:
         self.sock.close()
 
 
+def database_url(db: dict[str, Any]) -> str:
+    """The test's own database (SQLite's file, or PostgreSQL's test database) as a
+    DATABASE_URL for the web processes a test starts."""
+    if "sqlite" in db["ENGINE"]:
+        return f"sqlite:///{db['NAME']}"
+    return (
+        f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
+        f"{db['PORT'] or 5432}/{db['NAME']}"
+    )
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -19,7 +19,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from game_factories import UserFactory
-from push_client import free_port, pass_turn, redis_server, wait_for_port
+from push_client import database_url, free_port, pass_turn, redis_server, wait_for_port
 from site_support import client_for
 
 from games import services
@@ -167,19 +167,9 @@ def _get(port: int, path: str, cookie: str) -> str:
 def web_processes(bell: str, own_bell: Path) -> Iterator[list[int]]:
     """Two web processes (uvicorn serving helium3_site.asgi, the site's pages with
     it) on the test's database, keeping versions for a minute."""
-    from django.db import connection
-
-    db = connection.settings_dict
-    if "sqlite" in db["ENGINE"]:
-        database = f"sqlite:///{db['NAME']}"
-    else:
-        database = (
-            f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
-            f"{db['PORT'] or 5432}/{db['NAME']}"
-        )
     env = {
         **os.environ,
-        "DATABASE_URL": database,
+        "DATABASE_URL": database_url(connection.settings_dict),
         "PUSH_BELL_FILE": str(own_bell),
         "PUSH_REDIS_URL": bell,
         "PAGE_VERSION_KEEP_SECONDS": "60",

@@ -15,7 +15,14 @@ from typing import Any
 
 import pytest
 from game_factories import UserFactory
-from push_client import SocketChannel, free_port, pass_turn, redis_server, wait_for_port
+from push_client import (
+    SocketChannel,
+    database_url,
+    free_port,
+    pass_turn,
+    redis_server,
+    wait_for_port,
+)
 
 from games import services
 
@@ -25,24 +32,13 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 UVICORN = Path(sys.executable).parent / "uvicorn"
 
 
-def _database_url(db: dict[str, Any]) -> str:
-    """The test's own database (SQLite's file, or PostgreSQL's test database) as the
-    uvicorn processes' DATABASE_URL."""
-    if "sqlite" in db["ENGINE"]:
-        return f"sqlite:///{db['NAME']}"
-    return (
-        f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
-        f"{db['PORT'] or 5432}/{db['NAME']}"
-    )
-
-
 @pytest.fixture(params=["file", "redis"])
 def web_processes(request: Any, settings: Any, own_bell: Path) -> Iterator[list[int]]:
     from django.db import connection
 
     env = {
         **os.environ,
-        "DATABASE_URL": _database_url(connection.settings_dict),
+        "DATABASE_URL": database_url(connection.settings_dict),
         "PUSH_BELL_FILE": str(own_bell),
         "PUSH_REDIS_URL": "file",
         # No sweep within the test: what reaches the pages came by the bell.
