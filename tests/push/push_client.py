@@ -5,14 +5,18 @@ read over a socket; either way the events as a browser's EventSource parses them
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import queue
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -258,6 +262,50 @@ def database_url(db: dict[str, Any]) -> str:
         f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
         f"{db['PORT'] or 5432}/{db['NAME']}"
     )
+
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+UVICORN = Path(sys.executable).parent / "uvicorn"
+
+
+@contextlib.contextmanager
+def web_servers(env: dict[str, str], count: int = 2) -> Iterator[list[int]]:
+    """`count` web processes (uvicorn serving helium3_site.asgi, the site's pages and
+    `/push/`) with the environment `env`, each on a free port; their ports, once each
+    listens. Stopped on the way out."""
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        ports = [free_port() for _ in range(count)]
+        for port in ports:
+            procs.append(
+                subprocess.Popen(
+                    [
+                        str(UVICORN),
+                        "helium3_site.asgi:application",
+                        "--host",
+                        "127.0.0.1",
+                        "--port",
+                        str(port),
+                        "--log-level",
+                        "warning",
+                    ],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                )  # fmt: skip
+            )
+        for port, proc in zip(ports, procs, strict=True):
+            wait_for_port(port, proc, "uvicorn")
+        yield ports
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 def free_port() -> int:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +18,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from game_factories import UserFactory
-from push_client import database_url, free_port, pass_turn, redis_server, wait_for_port
+from push_client import database_url, pass_turn, redis_server, web_servers
 from site_support import client_for
 
 from games import services
@@ -28,8 +27,6 @@ from games.push import kept
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-UVICORN = Path(sys.executable).parent / "uvicorn"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
@@ -175,39 +172,8 @@ def web_processes(bell: str, own_bell: Path) -> Iterator[list[int]]:
         "PAGE_VERSION_KEEP_SECONDS": "60",
         "PUSH_SWEEP_SECONDS": "600",
     }
-    procs: list[subprocess.Popen[bytes]] = []
-    try:
-        ports = [free_port(), free_port()]
-        for port in ports:
-            procs.append(
-                subprocess.Popen(
-                    [
-                        str(UVICORN),
-                        "helium3_site.asgi:application",
-                        "--host",
-                        "127.0.0.1",
-                        "--port",
-                        str(port),
-                        "--log-level",
-                        "warning",
-                    ],
-                    cwd=ROOT,
-                    env=env,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT,
-                )  # fmt: skip
-            )
-        for port, proc in zip(ports, procs, strict=True):
-            wait_for_port(port, proc, "uvicorn")
+    with web_servers(env) as ports:
         yield ports
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
 
 
 def test_two_web_processes_show_each_turn_rung_elsewhere_at_once(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,21 +14,11 @@ from typing import Any
 
 import pytest
 from game_factories import UserFactory
-from push_client import (
-    SocketChannel,
-    database_url,
-    free_port,
-    pass_turn,
-    redis_server,
-    wait_for_port,
-)
+from push_client import SocketChannel, database_url, pass_turn, redis_server, web_servers
 
 from games import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-ROOT = Path(__file__).resolve().parent.parent.parent
-UVICORN = Path(sys.executable).parent / "uvicorn"
 
 
 @pytest.fixture(params=["file", "redis"])
@@ -44,36 +33,22 @@ def web_processes(request: Any, settings: Any, own_bell: Path) -> Iterator[list[
         # No sweep within the test: what reaches the pages came by the bell.
         "PUSH_SWEEP_SECONDS": "600",
     }
-    procs: list[subprocess.Popen[bytes]] = []
+    redis: subprocess.Popen[bytes] | None = None
     try:
         if request.param == "redis":
             redis_port, redis = redis_server()
-            procs.append(redis)
             url = f"redis://127.0.0.1:{redis_port}/0"
             env["PUSH_REDIS_URL"] = url
             settings.PUSH_REDIS_URL = url
-        ports = [free_port(), free_port()]
-        for port in ports:
-            proc = subprocess.Popen(
-                [str(UVICORN), "helium3_site.asgi:application", "--host", "127.0.0.1",
-                 "--port", str(port), "--log-level", "warning"],
-                cwd=ROOT,
-                env=env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-            )  # fmt: skip
-            procs.append(proc)
-        for port, proc in zip(ports, procs[-2:], strict=True):
-            wait_for_port(port, proc, "uvicorn")
-        yield ports
+        with web_servers(env) as ports:
+            yield ports
     finally:
-        for proc in reversed(procs):
-            proc.terminate()
-        for proc in procs:
+        if redis is not None:
+            redis.terminate()
             try:
-                proc.wait(10)
+                redis.wait(10)
             except subprocess.TimeoutExpired:
-                proc.kill()
+                redis.kill()
 
 
 def test_two_web_processes_deliver_the_same_events(web_processes: list[int]) -> None:
