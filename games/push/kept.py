@@ -167,8 +167,8 @@ def _keep_seconds() -> float:
 class Kept:
     """The versions read under one mark: (match id, user id) -> (version, until)."""
 
-    def __init__(self) -> None:
-        self.mark: Hashable | None = None
+    def __init__(self, mark: Hashable | None = None) -> None:
+        self.mark = mark
         self.versions: dict[tuple[int, int | None], tuple[Any, float]] = {}
 
 
@@ -199,8 +199,7 @@ def keep(match_id: int, user_id: int | None, version: Any, read_mark: Hashable |
     with _kept_lock:
         memo = _kept
         if memo.mark != read_mark or len(memo.versions) >= MAX_KEPT:
-            memo = _kept = Kept()
-            memo.mark = read_mark
+            memo = _kept = Kept(read_mark)
         memo.versions[(match_id, user_id)] = (version, until)
 
 

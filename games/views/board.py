@@ -350,8 +350,7 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
     if request.GET.get("v") == version_token(version):
         kept.keep(match_id, viewer.pk, version.without_row(), heard)
         return _not_modified(version, viewer)
-    if version.seat is not None and viewer.pk is not None:
-        services.seat_seen(match=version.match, user_id=viewer.pk)  # the player is here
+    seen(version, viewer)
     # The match came with the version (the same moment of it), its seats and the
     # history's newest page with one query (on PostgreSQL; the viewer's seat number,
     # which the history depends on, came with the version).
@@ -385,9 +384,14 @@ def version_token(version: selectors.PageVersion) -> str:
     )
 
 
-def _not_modified(version: selectors.PageVersion, viewer: Any) -> HttpResponse:
+def seen(version: selectors.PageVersion, viewer: Any) -> None:
+    """A player looked at the match (its page or its poll): the "seen" mark."""
     if version.seat is not None and viewer.pk is not None:
-        services.seat_seen(match=version.match, user_id=viewer.pk)  # the player is here
+        services.seat_seen(match=version.match, user_id=viewer.pk)
+
+
+def _not_modified(version: selectors.PageVersion, viewer: Any) -> HttpResponse:
+    seen(version, viewer)
     response = HttpResponseNotModified()
     response["Cache-Control"] = "no-store"
     return response

@@ -36,6 +36,7 @@ from games.views.board import (
     engine_refusal,
     orders_context,
     seat_among,
+    seen,
     version_token,
 )
 from helium3_site import pagecache
@@ -168,7 +169,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     heard = kept.mark()
     known = kept.kept(match_id, viewer.pk, heard)
     if known is not None:
-        _seen(known, viewer)
+        seen(known, viewer)  # even on a cache hit
         served = _cached_page(request, known, viewer, _page_key(request, known, viewer))
         if served is not None:
             return served
@@ -176,7 +177,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     if version is None:
         raise Http404("No such match.")
     if known is None:
-        _seen(version, viewer)
+        seen(version, viewer)
     key = _page_key(request, version, viewer)
     served = _cached_page(request, version, viewer, key)
     if served is not None:
@@ -207,11 +208,6 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         kept.keep(match_id, viewer.pk, version.without_row(), heard)
     shown = Frame(request, viewer=viewer, moves=version.moves, challenges=version.challenges)
     return HttpResponse(frame.fill(request, content, shown))
-
-
-def _seen(version: selectors.PageVersion, viewer: Viewer) -> None:
-    if version.seat is not None and viewer.pk is not None:
-        services.seat_seen(match=version.match, user_id=viewer.pk)  # even on a cache hit
 
 
 def _cached_page(
