@@ -173,6 +173,12 @@ def seat_seen(*, match: Match, user_id: int, now: datetime | None = None) -> Non
     process writes at most once a turn per SEEN_WRITE_SECONDS; the memo is in the
     process's memory (the "pages" cache, looked up once: `pagecache.pages()`), so a
     look costs no query most times.
+
+    On PostgreSQL, outside a transaction, its commit does not wait for the disk (as a
+    resolution's: games/services/resolution.py), set by the statement itself: the
+    flush was most of a player's first view of a turn. A crash in the fraction of a
+    second before the flush forgets the look, and at worst sends a "Your turn" email
+    to a player who had looked. Inside a transaction it waits as the rest does.
     """
     key = seen_memo_key(match, user_id)
     memo = pagecache.pages()
@@ -185,16 +191,20 @@ def seat_seen(*, match: Match, user_id: int, now: datetime | None = None) -> Non
     # SQL written once per database (the ORM took longer to write it than the
     # database to run it, once a turn on a player's page or poll).
     db = connections[router.db_for_write(Seat)]
-    sql = _seen_sqls.get(db.vendor)
+    unflushed = db.vendor == "postgresql" and not db.in_atomic_block
+    sql = _seen_sqls.get((db.vendor, unflushed))
     if sql is None:
 
         def column(name: str) -> str:
             return str(db.ops.quote_name(str(Seat._meta.get_field(name).column)))  # type: ignore[union-attr]
 
-        sql = _seen_sqls[db.vendor] = (
+        sql = (
             f"UPDATE {db.ops.quote_name(Seat._meta.db_table)} SET {column('last_seen_at')} = %s"
             f" WHERE {column('match')} = %s AND {column('user')} = %s"
         )
+        if unflushed:  # for this statement's own transaction
+            sql += " AND set_config('synchronous_commit', 'off', true) IS NOT NULL"
+        _seen_sqls[db.vendor, unflushed] = sql
     seen = Seat._meta.get_field("last_seen_at").get_db_prep_save(now or timezone.now(), db)
     with db.cursor() as cursor:
         cursor.execute(sql, [seen, match.pk, user_id])
@@ -204,7 +214,7 @@ def seat_seen(*, match: Match, user_id: int, now: datetime | None = None) -> Non
         log.warning("seen memo unavailable", exc_info=True)
 
 
-_seen_sqls: dict[str, str] = {}
+_seen_sqls: dict[tuple[str, bool], str] = {}
 
 
 def seen_memo_key(match: Match, user_id: int) -> str:

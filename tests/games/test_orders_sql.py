@@ -78,3 +78,47 @@ def test_a_look_writes_the_time_given(running_match: Match, player: Any, opponen
     assert Seat.objects.get(match=running_match, user=player).last_seen_at == seen
     # Only that player's seat of that match.
     assert Seat.objects.get(match=running_match, user=opponent).last_seen_at is None
+
+
+def _looked(match: Match, user_id: int) -> tuple[list[str], datetime | None]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    seen = timezone.now() - timedelta(minutes=1)
+    with CaptureQueriesContext(connection) as done:
+        services.seat_seen(match=match, user_id=user_id, now=seen)
+    return [q["sql"] for q in done.captured_queries], seen
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_look_outside_a_transaction_commits_without_waiting_for_the_disk(
+    running_match: Match, player: Any
+) -> None:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("asynchronous commit is PostgreSQL's")
+    with connection.cursor() as cursor:
+        # The server's default, whatever the suite's connections start with.
+        cursor.execute("SET synchronous_commit TO on")
+        try:
+            statements, seen = _looked(running_match, player.pk)
+            assert len(statements) == 1
+            assert "set_config('synchronous_commit', 'off', true)" in statements[0]
+            assert Seat.objects.get(match=running_match, user=player).last_seen_at == seen
+            # Set for that statement's own transaction only: the connection's next
+            # commits (a player's orders among them) wait for the disk as before.
+            cursor.execute("SHOW synchronous_commit")
+            assert cursor.fetchone()[0] == "on"
+        finally:
+            cursor.execute("RESET synchronous_commit")
+
+
+def test_a_look_inside_a_transaction_leaves_its_commit_as_it_was(
+    running_match: Match, player: Any
+) -> None:
+    # The test's own transaction: whatever else it writes must reach the disk at
+    # its commit.
+    statements, seen = _looked(running_match, player.pk)
+    assert len(statements) == 1 and "set_config" not in statements[0]
+    assert Seat.objects.get(match=running_match, user=player).last_seen_at == seen
