@@ -412,3 +412,24 @@ def test_the_openapi_description_and_the_docs_are_served_without_a_token(db):
     assert [s["scheme"] for s in schemes.values()] == ["bearer"]
     docs = Client().get("/api/v1/docs")
     assert docs.status_code == 200 and b"openapi.json" in docs.content
+
+
+def test_the_openapi_description_is_built_once_and_served_the_same_each_time(db, monkeypatch):
+    from django.test import Client
+    from ninja import main
+
+    from games.api.app import api
+
+    api._descriptions.clear()
+    built: list[str] = []
+    build = main.get_schema
+
+    def counted(**kwargs):
+        built.append(kwargs["path_prefix"])
+        return build(**kwargs)
+
+    monkeypatch.setattr(main, "get_schema", counted)
+    answers = [Client().get("/api/v1/openapi.json") for _ in range(3)]
+    assert [a.status_code for a in answers] == [200] * 3
+    assert answers[0].content == answers[1].content == answers[2].content
+    assert built == ["/api/v1/"]
