@@ -1,6 +1,7 @@
 """The web process's own memory cache ("pages" in settings.CACHES): the match pages,
-the frame's parts, the viewer and "seen" memos (games/views/match.py, games/frame.py,
-games/viewers.py), read several times on every view of a match page.
+the frame's parts, the viewer and "seen" memos, a turn's boards and click hints
+(games/views/match.py, games/frame.py, games/viewers.py, games/views/board.py), read
+several times on every view of a match page.
 
 Django's LocMemCache checks each key, character by character, for what memcached
 would refuse, and only warns; these keys are the site's own (digests and numbers)

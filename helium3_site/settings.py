@@ -216,9 +216,10 @@ elif CACHE_URL in ("", "locmem://"):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
     raise ImproperlyConfigured(f"CACHE_URL={CACHE_URL!r}: use redis://host:port/db or locmem://.")
-# Rendered match pages (games/views/match.py): in each process's memory, whatever CACHE_URL
-# says. A page is keyed by its version, so no process can serve a stale one, and a
-# hit costs no round trip (about a third of a cached view's time through Redis).
+# Rendered match pages and a turn's boards (games/views/match.py, games/views/board.py):
+# in each process's memory, whatever CACHE_URL says. A page is keyed by its version
+# and a board by its turn, so no process can serve a stale one, and a hit costs no
+# round trip (about a third of a cached view's time through Redis).
 CACHES["pages"] = {
     # LocMemCache without memcached's key check (helium3_site/pagecache.py).
     "BACKEND": "helium3_site.pagecache.PageCache",

@@ -122,6 +122,33 @@ def test_the_match_page_costs_the_same_few_queries_however_many_turns_were_playe
     assert at_start == after_20 <= 9, (at_start, after_20)
 
 
+def test_a_turns_board_is_drawn_once_a_process_and_kept_in_its_memory(
+    running_match, player, monkeypatch
+):
+    from dataclasses import replace
+
+    from games import presentation
+
+    shown = presentation.get(running_match.ruleset)
+    drawn: list[int] = []
+
+    def board(view: dict[str, Any], **kwargs: Any) -> Any:
+        drawn.append(view["turn"])
+        return shown.board(view, **kwargs)
+
+    monkeypatch.setitem(presentation._CACHE, running_match.ruleset, replace(shown, board=board))
+    caches["pages"].clear()
+    caches["default"].clear()
+    client = client_for(player)
+    url = _url("match-detail", running_match)
+    for query in ("", "?history=2"):  # two pages of the same turn, each rendered
+        assert client.get(url + query).status_code == 200
+    assert drawn == [0]
+    # In this process's memory, not the shared cache: no round trip to draw a page.
+    kept = [key.split(":", 2)[2] for key in caches["pages"]._cache if ":h3:board:" in key]
+    assert len(kept) == 1 and caches["default"].get(kept[0]) is None
+
+
 def test_the_poll_answers_304_with_one_query_while_nothing_changed(
     either_match, player, django_assert_num_queries
 ):
