@@ -175,8 +175,8 @@ def seat_seen(*, match: Match, user_id: int, now: datetime | None = None) -> Non
     look costs no query most times.
 
     On PostgreSQL, outside a transaction, its commit does not wait for the disk (as a
-    resolution's: games/services/resolution.py), set by the statement itself: the
-    flush was most of a player's first view of a turn. A crash in the fraction of a
+    resolution's: games/services/resolution.py), set by the statement itself: waiting
+    for the flush was about half of the write's time. A crash in the fraction of a
     second before the flush forgets the look, and at worst sends a "Your turn" email
     to a player who had looked. Inside a transaction it waits as the rest does.
     """
