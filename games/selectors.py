@@ -420,9 +420,10 @@ def seats_and_history(match: Match, viewer: int | None, history_page: int = 1) -
     except (engine.EngineError, AttributeError, KeyError, TypeError, ValueError):
         return SeatsAndHistory(match_seats(match))
     with db.cursor() as cursor:
-        cursor.execute(
-            f"{_seats_sql(db)}; {_history_sql(db)}",
-            [match.pk, *_history_params(match, *wanted)],
+        _execute_prepared(
+            cursor,
+            "seats_history",
+            [(_seats_sql(db), [match.pk]), (_history_sql(db), _history_params(match, *wanted))],
         )
         seat_rows = cursor.fetchall()
         cursor.nextset()
@@ -661,11 +662,13 @@ def _version_sql(*, signed_in: bool) -> tuple[str, tuple[Any, ...]]:
 
 
 class _Prepared:
-    """The statements prepared on one PostgreSQL connection: kind -> name."""
+    """The statements prepared on one PostgreSQL connection: kind -> name (a kind
+    is a name and a number: the version's signed-in flag, or a statement's place in
+    _execute_prepared's list)."""
 
     def __init__(self, raw: Any) -> None:
         self.raw = raw
-        self.names: dict[tuple[str, bool], str] = {}
+        self.names: dict[tuple[str, int], str] = {}
         # A statement's converters of the version's own columns (_readers), once it
         # has been run through the cursor (None: always through the cursor).
         self.readers: dict[str, list[Any] | None] = {}
@@ -696,11 +699,7 @@ def _prepared_fetchone(
     statement no longer there (DEALLOCATE ALL by someone) is prepared again, at
     once outside a transaction, else on the next call.
     """
-    raw = connection.connection
-    state = getattr(connection, "_h3_prepared", None)
-    if state is None or state.raw is not raw:
-        state = _Prepared(raw)
-        connection._h3_prepared = state  # type: ignore[attr-defined]
+    state = _prepared_state()
     args = f"({_sql_id(user_id)}, {_sql_id(match_id)})"
     name = state.names.get(kind)
     if name is not None:
@@ -733,6 +732,56 @@ def _prepared_fetchone(
     state.names[kind] = name
     _read_later(state, name, cursor)
     return found
+
+
+def _prepared_state() -> _Prepared:
+    raw = connection.connection
+    state = getattr(connection, "_h3_prepared", None)
+    if state is None or state.raw is not raw:
+        state = _Prepared(raw)
+        connection._h3_prepared = state  # type: ignore[attr-defined]
+    return state
+
+
+def _execute_prepared(cursor: Any, kind: str, statements: list[tuple[str, list[int]]]) -> None:
+    """Run `statements` (each its SQL with %s placeholders and their values, whole
+    numbers) in one round trip, each prepared on this connection the first time:
+    the cursor is left on the first one's rows, nextset() goes on to the next.
+
+    Sent as text, PostgreSQL plans each statement every time it comes (about 0.1 ms
+    each for the seats and the history on a warm connection, more than running
+    them); prepared, once. As for the version (_prepared_fetchone): the values are
+    written as numbers into the EXECUTE, the PREPAREs go with the first EXECUTEs in
+    one round trip, and statements no longer there are prepared again, at once
+    outside a transaction, else on the next call."""
+    state = _prepared_state()
+    runs = [f"({', '.join(_sql_id(value) for value in values)})" for _, values in statements]
+    names = [state.names.get((kind, at)) for at in range(len(statements))]
+    if all(names):
+        try:
+            cursor.execute(
+                "; ".join(f"EXECUTE {name}{run}" for name, run in zip(names, runs, strict=True))
+            )
+            return
+        except DatabaseError:
+            for at in range(len(statements)):
+                state.names.pop((kind, at), None)
+            if connection.in_atomic_block:
+                raise  # the transaction is spoilt: no second try in it
+    state.made += 1
+    made = [f"h3_{kind}_{at}_{state.made}" for at in range(len(statements))]
+    prepares = []
+    for name, (sql, values) in zip(made, statements, strict=True):
+        pieces = sql.split("%s")
+        assert len(pieces) == len(values) + 1, "one value for each placeholder"
+        numbered = pieces[0] + "".join(f"${at}{piece}" for at, piece in enumerate(pieces[1:], 1))
+        prepares.append(f"PREPARE {name} AS {numbered}")
+    executes = [f"EXECUTE {name}{run}" for name, run in zip(made, runs, strict=True)]
+    cursor.execute("; ".join([*prepares, *executes]))
+    for _ in prepares:
+        cursor.nextset()  # past each PREPARE's own (empty) result
+    for at, name in enumerate(made):
+        state.names[kind, at] = name
 
 
 def _read_later(state: _Prepared, name: str, cursor: Any) -> None:

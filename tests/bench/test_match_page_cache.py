@@ -375,3 +375,76 @@ def test_a_version_statement_gone_is_djangos_error_then_prepared_again(match, pe
         # The other kinds of viewer's statements went too: the tests after this one,
         # on the same connection, have theirs prepared again.
         connection._h3_prepared.names.clear()
+
+
+def _played(match: Match, turns: int) -> None:
+    """Each person awaited passes (the engine's default orders), `turns` times."""
+    import engine
+    from games.models import Seat
+
+    for _ in range(turns):
+        match.refresh_from_db()
+        assert match.state is not None
+        awaited = engine.awaiting(match.state)
+        for seat in Seat.objects.filter(match=match, number__in=awaited, user__isnull=False):
+            passing = engine.default_orders(match.state, seat.number)
+            services.orders_submit(
+                match_id=match.pk,
+                user=seat.user,
+                turn=match.turn_number,
+                orders={k: v for k, v in passing.items() if k not in ("seat", "turn")},
+            )
+        services.turn_resolve(match_id=match.pk, number=match.turn_number)
+    match.refresh_from_db()
+
+
+def _read_fields(seats: list[Any], wanted: Any, history: list[Any]) -> str:
+    return repr(
+        (
+            [(s.pk, s.number, s.user_id, s.user.username if s.user else None) for s in seats],
+            wanted,
+            [(r.pk, r.turn_number, r.step, r.seat, r.events) for r in history],
+        )
+    )
+
+
+def _read_by_their_own_queries(match: Match, viewer: int | None) -> str:
+    over = bool(match.state and match.state["over"])
+    hidden, first, count, upto = selectors._history_wanted(match, viewer, over, 1)[1]
+    history = selectors._history_rows(match, hidden, first, count, upto=upto)
+    return _read_fields(selectors.match_seats(match), (viewer, hidden, first, count, upto), history)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="read together on PostgreSQL")
+def test_the_seats_and_history_prepared_read_what_their_own_queries_read(match, people):
+    _played(match, 4)
+    for viewer in (1, 3, None):
+        first = selectors.seats_and_history(match, viewer)  # prepared, if it was not
+        with CaptureQueriesContext(connection) as queries:
+            again = selectors.seats_and_history(match, viewer)
+        # One round trip, the two statements prepared: nothing for the server to plan.
+        assert [q["sql"][:24] for q in queries] == ["EXECUTE h3_seats_history"]
+        expected = _read_by_their_own_queries(match, viewer)
+        for read in (first, again):
+            assert len(read.history) > 0
+            assert _read_fields(read.seats, read.history_for, read.history) == expected
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="read together on PostgreSQL")
+def test_seats_and_history_statements_gone_are_djangos_error_then_prepared_again(match, people):
+    _played(match, 2)
+    selectors.seats_and_history(match, 1)
+    expected = _read_by_their_own_queries(match, 1)
+    try:
+        with pytest.raises(DatabaseError), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("DEALLOCATE ALL")
+            selectors.seats_and_history(match, 1)
+        # A DEALLOCATE outlives the savepoint's rollback: the next read prepares anew.
+        for _ in range(2):
+            read = selectors.seats_and_history(match, 1)
+            assert _read_fields(read.seats, read.history_for, read.history) == expected
+    finally:
+        # The version's statements went too: the tests after this one, on the same
+        # connection, have theirs prepared again.
+        connection._h3_prepared.names.clear()
