@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from django.db import DatabaseError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from site_support import drain
 
 from games import selectors, services
-from games.models import Resolution
+from games.models import Match, Resolution
 
 
 @pytest.mark.django_db(transaction=True)
@@ -66,3 +70,52 @@ def test_the_seats_and_history_read_together_are_those_read_apart(player, histor
             selectors.match_page(match, seat, history_page=history_page, read=other).recent_turns
             == alone.recent_turns
         )
+
+
+def _played(player: Any, turns: int) -> Match:
+    match = services.match_create(creator=player, seat_count=2, bots=["random"], turn_seconds=3600)
+    for turn in range(0, turns, 2):
+        services.orders_submit(match_id=match.pk, user=player, turn=turn, actions=[])
+        drain(match, emails=False)
+    return match
+
+
+def _read(match: Match, viewer: int | None) -> Any:
+    read = selectors.seats_and_history(match, viewer)
+    return (
+        [(s.pk, s.number, s.user_id) for s in read.seats],
+        read.history_for,
+        [(r.pk, r.turn_number, r.step, r.events) for r in read.history],
+    )
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="read together on PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_the_seats_and_history_are_prepared_once_then_only_executed(player):
+    match = _played(player, 4)
+    for viewer in (1, None):
+        first = _read(match, viewer)  # prepared, if it was not
+        with CaptureQueriesContext(connection) as queries:
+            assert _read(match, viewer) == first
+        # One round trip, both statements prepared: nothing left for the server to plan.
+        assert [q["sql"][:24] for q in queries] == ["EXECUTE h3_seats_history"]
+        assert first[2]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="read together on PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_seats_and_history_statements_gone_are_djangos_error_then_prepared_again(player):
+    match = _played(player, 4)
+    expected = _read(match, 1)
+    try:
+        with pytest.raises(DatabaseError), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("DEALLOCATE ALL")
+            selectors.seats_and_history(match, 1)
+        # A DEALLOCATE outlives the savepoint's rollback: the next read prepares anew.
+        assert _read(match, 1) == expected
+        assert _read(match, 1) == expected
+    finally:
+        # The version's statements went too: the tests after this one, on the same
+        # connection, have theirs prepared again.
+        connection._h3_prepared.names.clear()
