@@ -34,6 +34,7 @@ from django.utils.safestring import SafeString
 import engine
 from games import history, panel_rows
 from games.models import AT_ONCE, Match, NotificationSettings, Orders, Resolution, Seat, Turn
+from games.prepared import Prepared, execute_prepared, prepared_state, sql_id
 from games.viewers import Viewer
 
 LOBBY_LIMIT = 50
@@ -420,7 +421,7 @@ def seats_and_history(match: Match, viewer: int | None, history_page: int = 1) -
     except (engine.EngineError, AttributeError, KeyError, TypeError, ValueError):
         return SeatsAndHistory(match_seats(match))
     with db.cursor() as cursor:
-        _execute_prepared(
+        execute_prepared(
             cursor,
             "seats_history",
             [(_seats_sql(db), [match.pk]), (_history_sql(db), _history_params(match, *wanted))],
@@ -626,15 +627,6 @@ _NOBODY = -7_340_033
 _MATCH = object()
 
 
-def _sql_id(value: int | None) -> str:
-    """An id (or None) as SQL text: a Python int is only ever written as digits."""
-    if value is None:
-        return "NULL"
-    if type(value) is not int:
-        raise TypeError(f"an id must be an int, not {type(value).__name__}")
-    return str(value)
-
-
 _version_sqls: dict[tuple[str, bool], tuple[str, tuple[Any, ...]]] = {}
 
 
@@ -661,20 +653,6 @@ def _version_sql(*, signed_in: bool) -> tuple[str, tuple[Any, ...]]:
     return known
 
 
-class _Prepared:
-    """The statements prepared on one PostgreSQL connection: kind -> name (a kind
-    is a name and a number: the version's signed-in flag, or a statement's place in
-    _execute_prepared's list)."""
-
-    def __init__(self, raw: Any) -> None:
-        self.raw = raw
-        self.names: dict[tuple[str, int], str] = {}
-        # A statement's converters of the version's own columns (_readers), once it
-        # has been run through the cursor (None: always through the cursor).
-        self.readers: dict[str, list[Any] | None] = {}
-        self.made = 0
-
-
 def _prepared_fetchone(
     cursor: Any,
     kind: tuple[str, bool],
@@ -699,8 +677,8 @@ def _prepared_fetchone(
     statement no longer there (DEALLOCATE ALL by someone) is prepared again, at
     once outside a transaction, else on the next call.
     """
-    state = _prepared_state()
-    args = f"({_sql_id(user_id)}, {_sql_id(match_id)})"
+    state = prepared_state()
+    args = f"({sql_id(user_id)}, {sql_id(match_id)})"
     name = state.names.get(kind)
     if name is not None:
         try:
@@ -726,6 +704,7 @@ def _prepared_fetchone(
         else:  # bound by the client (Django's cursor), so written into the statement
             numbered += "%s" + piece
             constants.append(value)
+    state.texts[name] = numbered
     cursor.execute(f"PREPARE {name} AS {numbered}; EXECUTE {name}{args}", constants)
     cursor.nextset()
     found = cast(tuple[Any, ...] | None, cursor.fetchone())
@@ -734,57 +713,7 @@ def _prepared_fetchone(
     return found
 
 
-def _prepared_state() -> _Prepared:
-    raw = connection.connection
-    state = getattr(connection, "_h3_prepared", None)
-    if state is None or state.raw is not raw:
-        state = _Prepared(raw)
-        connection._h3_prepared = state  # type: ignore[attr-defined]
-    return state
-
-
-def _execute_prepared(cursor: Any, kind: str, statements: list[tuple[str, list[int]]]) -> None:
-    """Run `statements` (each its SQL with %s placeholders and their values, whole
-    numbers) in one round trip, each prepared on this connection the first time:
-    the cursor is left on the first one's rows, nextset() goes on to the next.
-
-    Sent as text, PostgreSQL plans each statement every time it comes (about 0.1 ms
-    each for the seats and the history on a warm connection, more than running
-    them); prepared, once. As for the version (_prepared_fetchone): the values are
-    written as numbers into the EXECUTE, the PREPAREs go with the first EXECUTEs in
-    one round trip, and statements no longer there are prepared again, at once
-    outside a transaction, else on the next call."""
-    state = _prepared_state()
-    runs = [f"({', '.join(_sql_id(value) for value in values)})" for _, values in statements]
-    names = [state.names.get((kind, at)) for at in range(len(statements))]
-    if all(names):
-        try:
-            cursor.execute(
-                "; ".join(f"EXECUTE {name}{run}" for name, run in zip(names, runs, strict=True))
-            )
-            return
-        except DatabaseError:
-            for at in range(len(statements)):
-                state.names.pop((kind, at), None)
-            if connection.in_atomic_block:
-                raise  # the transaction is spoilt: no second try in it
-    state.made += 1
-    made = [f"h3_{kind}_{at}_{state.made}" for at in range(len(statements))]
-    prepares = []
-    for name, (sql, values) in zip(made, statements, strict=True):
-        pieces = sql.split("%s")
-        assert len(pieces) == len(values) + 1, "one value for each placeholder"
-        numbered = pieces[0] + "".join(f"${at}{piece}" for at, piece in enumerate(pieces[1:], 1))
-        prepares.append(f"PREPARE {name} AS {numbered}")
-    executes = [f"EXECUTE {name}{run}" for name, run in zip(made, runs, strict=True)]
-    cursor.execute("; ".join([*prepares, *executes]))
-    for _ in prepares:
-        cursor.nextset()  # past each PREPARE's own (empty) result
-    for at, name in enumerate(made):
-        state.names[kind, at] = name
-
-
-def _read_later(state: _Prepared, name: str, cursor: Any) -> None:
+def _read_later(state: Prepared, name: str, cursor: Any) -> None:
     """After the cursor ran statement `name` once: how _prepared_fast converts its
     answer's leading columns, found from that answer's column types."""
     if name in state.readers:
@@ -828,7 +757,7 @@ def _prepared_fast(
     db.validate_thread_sharing()
     if db.connection is not raw:  # closed by the health check
         return _SLOW
-    text = f"EXECUTE {name}({_sql_id(user_id)}, {_sql_id(match_id)})"
+    text = f"EXECUTE {name}({sql_id(user_id)}, {sql_id(match_id)})"
     logged = db.queries_logged
     start = time.monotonic() if logged else 0.0
     try:
