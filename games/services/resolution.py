@@ -12,12 +12,13 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.db import connection, connections, router, transaction
+from django.db import DatabaseError, connection, connections, router, transaction
 from django.utils import timezone
 
 import engine
 from games.faults import fault_point, fault_point_on_commit
 from games.models import AT_ONCE, Match, Orders, Resolution, Seat, Turn
+from games.prepared import execute_prepared, statement_gone
 from games.push.bell import ring_on_commit
 from games.services.turns import (
     binds_on_client,
@@ -56,7 +57,23 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
     Returns the resolution of turn `number`, or None when there is nothing to do:
     the turn was resolved already (a second delivery), is not accepted yet, or the
     match is not running.
+
+    The claim's statements are prepared on the connection (games.prepared). When
+    they are gone (DEALLOCATE ALL, a pooler's reset), the failed transaction is
+    rolled back and, if it was the connection's outermost, the resolution runs once
+    more, preparing them anew: the turn waits for no sweep.
     """
+    try:
+        return _turn_resolve(match_id, number)
+    except DatabaseError as error:
+        db = connections[router.db_for_write(Match)]
+        if not statement_gone(error) or db.in_atomic_block:
+            raise
+        log.info("turn %s of match %s: prepared statements gone, preparing again", number, match_id)
+        return _turn_resolve(match_id, number)
+
+
+def _turn_resolve(match_id: int, number: int) -> Resolution | None:
     with transaction.atomic():
         db = connections[router.db_for_write(Match)]
         if db.vendor == "postgresql" and binds_on_client(db):
@@ -232,9 +249,13 @@ def _match_locked_claiming(
     as when they were sent after it. The lock and the claim each took a round trip
     of their own, on the way from a turn's acceptance to the next turn visible."""
     claim = _claim_params(match_id, number, now)
-    # The lock's id; the claim's update, its running check and its join; the seats'.
-    params = [match_id, *claim[:-2], match_id, Match.Status.RUNNING.value, *claim[-2:], match_id]
-    sql = f"{_match_sql(db)}; {_claim_sql(running=True)}; {seats_sql(db)}"
+    # The claim's update, its running check (the match's id and status) and its join.
+    running = [*claim[:-2], match_id, Match.Status.RUNNING.value, *claim[-2:]]
+    statements = [
+        (_match_sql(db), [match_id]),
+        (_claim_sql(running=True), running),
+        (seats_sql(db), [match_id]),
+    ]
     with db.cursor() as cursor:
         raw = db.connection
         begin = _begins_here(db, raw)
@@ -242,15 +263,15 @@ def _match_locked_claiming(
             # The transaction's BEGIN at the head of the same query string: psycopg,
             # told it is in autocommit for this one call, does not send its own
             # first (a round trip of its own, before the lock).
-            sql = f"BEGIN; {sql}"
             raw._autocommit = True
         try:
-            cursor.execute(sql, params)
+            # Prepared on the worker's connection the first time: sent as text, the
+            # three were planned again on every turn (0.72 against 0.44 ms for the
+            # round trip, medians of 600 on a warm connection).
+            execute_prepared(cursor, "claim", statements, db=db, head=["BEGIN"] if begin else [])
         finally:
             if begin:
                 raw._autocommit = False
-        if begin:
-            cursor.nextset()  # past the BEGIN's own result
         match_row = cursor.fetchone()
         cursor.nextset()
         rows = cursor.fetchall()

@@ -5,15 +5,18 @@ Unit tests use this instead of a broker; the worker tests use the real thing.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any
 
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from games import services
 from games.models import Match, Notification, Turn
+from games.prepared import prepared_state
 
 
 def drain(match: Match | None = None, *, emails: bool = True, limit: int = 1000) -> int:
@@ -90,3 +93,21 @@ def current_turn(match: Match) -> Turn:
 
 def pending_emails() -> list[Notification]:
     return list(Notification.objects.filter(status=Notification.Status.PENDING))
+
+
+def statements_sent(queries: list[dict[str, Any]], db: Any = connection) -> list[str]:
+    """The SQL of captured queries (CaptureQueriesContext) as the database runs it:
+    each EXECUTE of a statement prepared on `db`'s connection (games.prepared) written
+    as that statement, each PREPARE left out (it runs nothing)."""
+    texts = prepared_state(db).texts
+    sent = []
+    for query in queries:
+        parts = re.split(r"; (?=(?:PREPARE|EXECUTE) h3_)", query["sql"])
+        kept = []
+        for part in parts:
+            if part.startswith("PREPARE h3_"):
+                continue
+            executed = re.fullmatch(r"EXECUTE (h3_\w+)\(.*\)", part, re.DOTALL)
+            kept.append(texts[executed[1]] if executed else part)
+        sent.append("; ".join(kept))
+    return sent

@@ -9,12 +9,14 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from site_support import statements_sent
 
 from games import services
 from games.models import Match, Notification, NotificationKind, Resolution, Turn
+from games.prepared import prepared_state
 from games.services import turns
 
 
@@ -122,7 +124,7 @@ def test_the_worker_resolves_in_two_round_trips_begun_and_committed_with_its_sta
         CaptureQueriesContext(connection) as queries,
     ):
         assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
-    sent = [q["sql"] for q in queries.captured_queries]
+    sent = statements_sent(queries.captured_queries)
     # Django's BEGIN (noted, sent with the lock); the lock, the claim and the seats;
     # the writes and the COMMIT. Django's own COMMIT is noted after them, but psycopg
     # sends nothing for it (the connection is idle then).
@@ -158,3 +160,83 @@ def test_inside_an_outer_transaction_the_resolution_commits_nothing(
     assert Turn.objects.get(match=running_match, number=0).status == Turn.Status.ACCEPTED
     assert not Turn.objects.filter(match=running_match, number=1).exists()
     assert not Resolution.objects.filter(match=running_match).exists()
+
+
+def _claim_names() -> list[str]:
+    names = prepared_state(connection).names
+    return [names[kind] for kind in sorted(names) if kind[0] == "claim"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_claims_statements_are_prepared_once_then_only_executed(
+    running_match, player, opponent, resolved_here
+):
+    _postgresql()
+    connection.ensure_connection()
+    prepared_state(connection).names.clear()  # as on a new connection
+    services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
+    with CaptureQueriesContext(connection) as first:
+        assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
+    names = _claim_names()
+    assert len(names) == 3  # the lock, the claim, the seats
+    assert all(f"PREPARE {name} AS" in first.captured_queries[1]["sql"] for name in names)
+    services.orders_submit(match_id=running_match.pk, user=opponent, turn=1, actions=[])
+    with CaptureQueriesContext(connection) as again:
+        assert services.turn_resolve(match_id=running_match.pk, number=1) is not None
+    # The same names, only executed: nothing for the server to parse or plan.
+    assert _claim_names() == names
+    lock = again.captured_queries[1]["sql"]
+    assert lock.startswith(f"BEGIN; EXECUTE {names[0]}(") and "PREPARE" not in lock, lock
+    assert [part.split("(")[0] for part in lock.split("; ")[1:]] == [
+        f"EXECUTE {name}" for name in names
+    ]
+    running_match.refresh_from_db()
+    assert (running_match.turn_number, running_match.to_move) == (2, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_claim_statements_gone_are_prepared_again_and_the_turn_resolved_at_once(
+    running_match, player, opponent, resolved_here, caplog
+):
+    _postgresql()
+    services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
+    assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
+    before = _claim_names()
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")  # as a pooler's reset would
+    services.orders_submit(match_id=running_match.pk, user=opponent, turn=1, actions=[])
+    with caplog.at_level("INFO", logger="games.services.resolution"):
+        assert services.turn_resolve(match_id=running_match.pk, number=1) is not None
+    assert "prepared statements gone, preparing again" in caplog.text
+    assert _claim_names() != before and len(_claim_names()) == 3
+    turn = Turn.objects.get(match=running_match, number=1)
+    assert turn.status == Turn.Status.RESOLVED
+    assert Resolution.objects.filter(match=running_match, turn_number=1).count() == 1
+    running_match.refresh_from_db()
+    assert (running_match.turn_number, running_match.to_move) == (2, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_inside_an_outer_transaction_claim_statements_gone_fail_it_and_change_nothing(
+    running_match, player, resolved_here
+):
+    _postgresql()
+    services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
+    connection.ensure_connection()
+    prepared_state(connection).names.clear()
+    with transaction.atomic():
+        # Prepared here (a PREPARE outlives a rollback); the resolution itself undone.
+        sid = transaction.savepoint()
+        assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
+        transaction.savepoint_rollback(sid)
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    with pytest.raises(DatabaseError), transaction.atomic():
+        services.turn_resolve(match_id=running_match.pk, number=0)
+    # The outer transaction is the caller's: no second try inside it. Nothing changed.
+    assert Turn.objects.get(match=running_match, number=0).status == Turn.Status.ACCEPTED
+    assert not Resolution.objects.filter(match=running_match).exists()
+    # Forgotten, so the next resolution prepares them again.
+    assert not _claim_names()
+    assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
+    assert Turn.objects.get(match=running_match, number=0).status == Turn.Status.RESOLVED

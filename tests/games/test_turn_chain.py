@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from site_support import drain
+from site_support import drain, statements_sent
 
 import engine
 from games import selectors, services
@@ -174,7 +174,7 @@ def test_a_chain_costs_less_than_a_task_per_turn(player):
     services.orders_submit(match_id=match.pk, user=player, turn=0, actions=[])
     with CaptureQueriesContext(connection) as queries:
         services.turn_resolve(match_id=match.pk, number=0)
-    sql = [q["sql"] for q in queries.captured_queries]
+    sql = statements_sent(queries.captured_queries)
     # One read of the match (the lock) and of the seats, not one per turn.
     assert sum(s.startswith("SELECT") and 'FROM "games_match"' in s for s in sql) == 1
     assert sum(s.count('FROM "games_seat"') for s in sql) == 1
