@@ -8,9 +8,10 @@ string (Django's cursor binds on the client: psycopg's ClientCursor), so a reque
 a task makes the same round trips either way.
 
 A PREPARE outlives a rolled-back transaction. A statement no longer there (DEALLOCATE
-ALL by someone, a pooler's reset) is Django's DatabaseError: its name is forgotten and
-it is prepared again, at once outside a transaction, else on the next call (an error
-spoils the transaction it happens in).
+ALL by someone, a pooler's reset) or no longer matching its tables (a migration that
+changed a returned column's type) is Django's DatabaseError: its name is forgotten
+and it is prepared again, at once outside a transaction, else on the next call (an
+error spoils the transaction it happens in).
 """
 
 from __future__ import annotations
@@ -107,10 +108,18 @@ def execute_prepared(
 
 
 def statement_gone(error: BaseException) -> bool:
-    """Whether Django's `error` was PostgreSQL's "prepared statement does not exist"."""
+    """Whether Django's `error` says a prepared statement can no longer run as it was
+    prepared: it does not exist (DEALLOCATE ALL, a session reset), or a migration
+    changed the type of a column it returns ("cached plan must not change result
+    type"). Either way its name is forgotten (execute_prepared) and preparing it
+    again under a new one runs."""
     from psycopg import errors
 
-    return isinstance(error.__cause__, errors.InvalidSqlStatementName)
+    cause = error.__cause__
+    return isinstance(cause, errors.InvalidSqlStatementName) or (
+        isinstance(cause, errors.FeatureNotSupported)
+        and "cached plan must not change result type" in str(cause)
+    )
 
 
 def _argument(value: Any, bound: list[Any]) -> str:

@@ -59,9 +59,10 @@ def turn_resolve(*, match_id: int, number: int) -> Resolution | None:
     match is not running.
 
     The claim's statements are prepared on the connection (games.prepared). When
-    they are gone (DEALLOCATE ALL, a pooler's reset), the failed transaction is
-    rolled back and, if it was the connection's outermost, the resolution runs once
-    more, preparing them anew: the turn waits for no sweep.
+    they are gone (DEALLOCATE ALL, a pooler's reset) or stale (a migration changed
+    a column they return), the failed transaction is rolled back and, if it was the
+    connection's outermost, the resolution runs once more, preparing them anew: the
+    turn waits for no sweep.
     """
     try:
         return _turn_resolve(match_id, number)

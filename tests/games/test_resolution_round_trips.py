@@ -240,3 +240,27 @@ def test_inside_an_outer_transaction_claim_statements_gone_fail_it_and_change_no
     assert not _claim_names()
     assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
     assert Turn.objects.get(match=running_match, number=0).status == Turn.Status.RESOLVED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_claim_statements_a_migration_made_stale_are_prepared_again_at_once(
+    running_match, player, opponent, resolved_here, caplog
+):
+    _postgresql()
+    services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
+    assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
+    before = _claim_names()
+    # A migration changes the type of a column the seats' statement returns: run as
+    # prepared, PostgreSQL refuses it ("cached plan must not change result type").
+    with connection.cursor() as cursor:
+        cursor.execute('ALTER TABLE "games_seat" ALTER COLUMN "number" TYPE integer')
+    try:
+        services.orders_submit(match_id=running_match.pk, user=opponent, turn=1, actions=[])
+        with caplog.at_level("INFO", logger="games.services.resolution"):
+            assert services.turn_resolve(match_id=running_match.pk, number=1) is not None
+        assert "prepared statements gone, preparing again" in caplog.text
+        assert _claim_names() != before and len(_claim_names()) == 3
+        assert Turn.objects.get(match=running_match, number=1).status == Turn.Status.RESOLVED
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute('ALTER TABLE "games_seat" ALTER COLUMN "number" TYPE smallint')
