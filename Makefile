@@ -38,7 +38,8 @@ $(BIN)/python:
 venv: $(BIN)/python
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 
-# ruff (lint and format), mypy (strict on the engine, django-stubs on the site), then every test:
+# ruff (lint and format), then every test, with mypy (strict on the engine, django-stubs on
+# the site) beside the first of them (MYPY_LOG below):
 # the engine's (pure, no database) on TEST_PROCESSES processes, then the site's on
 # SITE_PROCESSES (pytest-xdist; each process has a test database, a Celery worker thread and broker
 # queues of its own, so no test waits for another's). With DATABASE_URL and
