@@ -80,12 +80,14 @@ def test_polls_after_sending_with_a_laser_armed_never_answer_500(
         # browser that last showed turn 0 (its catching up asks for the turns since
         # then: the poll of the 500) while the bot's turn waits.
         polls = f"/matches/{match.pk}/poll/"
+        # 30 s each, as the page's other waits: on a loaded machine a reload and its
+        # first poll took more than 10 s.
         for _ in range(2):
-            with page.expect_response(lambda r: polls in r.url, timeout=10_000):
+            with page.expect_response(lambda r: polls in r.url, timeout=30_000):
                 pass
         page.evaluate(f"() => localStorage.setItem('h3-seen-{match.pk}', '0')")
         stale = f"{polls}?v=stale&since=0"
-        with page.expect_response(lambda r: stale in r.url, timeout=10_000) as caught:
+        with page.expect_response(lambda r: stale in r.url, timeout=30_000) as caught:
             page.reload()
         assert caught.value.status == 200
         expect(page.locator("#board-wrap svg.board")).to_be_visible()
