@@ -194,26 +194,45 @@ def test_the_claims_statements_are_prepared_once_then_only_executed(
     assert (running_match.turn_number, running_match.to_move) == (2, 1)
 
 
+# What leaves the claim's prepared statements unusable, and what puts the database
+# back: gone (DEALLOCATE ALL, as a pooler's reset), or stale (a migration changes the
+# type of a column the seats' statement returns: PostgreSQL refuses to run it as
+# prepared, "cached plan must not change result type").
+SPOILED = {
+    "gone": ("DEALLOCATE ALL", None),
+    "stale": (
+        'ALTER TABLE "games_seat" ALTER COLUMN "number" TYPE integer',
+        'ALTER TABLE "games_seat" ALTER COLUMN "number" TYPE smallint',
+    ),
+}
+
+
+@pytest.mark.parametrize("spoiled", sorted(SPOILED))
 @pytest.mark.django_db(transaction=True)
-def test_claim_statements_gone_are_prepared_again_and_the_turn_resolved_at_once(
-    running_match, player, opponent, resolved_here, caplog
+def test_claim_statements_gone_or_stale_are_prepared_again_and_the_turn_resolved_at_once(
+    running_match, player, opponent, resolved_here, caplog, spoiled
 ):
     _postgresql()
     services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
     assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
     before = _claim_names()
+    spoil, undo = SPOILED[spoiled]
     with connection.cursor() as cursor:
-        cursor.execute("DEALLOCATE ALL")  # as a pooler's reset would
-    services.orders_submit(match_id=running_match.pk, user=opponent, turn=1, actions=[])
-    with caplog.at_level("INFO", logger="games.services.resolution"):
-        assert services.turn_resolve(match_id=running_match.pk, number=1) is not None
-    assert "prepared statements gone, preparing again" in caplog.text
-    assert _claim_names() != before and len(_claim_names()) == 3
-    turn = Turn.objects.get(match=running_match, number=1)
-    assert turn.status == Turn.Status.RESOLVED
-    assert Resolution.objects.filter(match=running_match, turn_number=1).count() == 1
-    running_match.refresh_from_db()
-    assert (running_match.turn_number, running_match.to_move) == (2, 1)
+        cursor.execute(spoil)
+    try:
+        services.orders_submit(match_id=running_match.pk, user=opponent, turn=1, actions=[])
+        with caplog.at_level("INFO", logger="games.services.resolution"):
+            assert services.turn_resolve(match_id=running_match.pk, number=1) is not None
+        assert "prepared statements gone, preparing again" in caplog.text
+        assert _claim_names() != before and len(_claim_names()) == 3
+        assert Turn.objects.get(match=running_match, number=1).status == Turn.Status.RESOLVED
+        assert Resolution.objects.filter(match=running_match, turn_number=1).count() == 1
+        running_match.refresh_from_db()
+        assert (running_match.turn_number, running_match.to_move) == (2, 1)
+    finally:
+        if undo is not None:
+            with connection.cursor() as cursor:
+                cursor.execute(undo)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -240,27 +259,3 @@ def test_inside_an_outer_transaction_claim_statements_gone_fail_it_and_change_no
     assert not _claim_names()
     assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
     assert Turn.objects.get(match=running_match, number=0).status == Turn.Status.RESOLVED
-
-
-@pytest.mark.django_db(transaction=True)
-def test_claim_statements_a_migration_made_stale_are_prepared_again_at_once(
-    running_match, player, opponent, resolved_here, caplog
-):
-    _postgresql()
-    services.orders_submit(match_id=running_match.pk, user=player, turn=0, actions=[])
-    assert services.turn_resolve(match_id=running_match.pk, number=0) is not None
-    before = _claim_names()
-    # A migration changes the type of a column the seats' statement returns: run as
-    # prepared, PostgreSQL refuses it ("cached plan must not change result type").
-    with connection.cursor() as cursor:
-        cursor.execute('ALTER TABLE "games_seat" ALTER COLUMN "number" TYPE integer')
-    try:
-        services.orders_submit(match_id=running_match.pk, user=opponent, turn=1, actions=[])
-        with caplog.at_level("INFO", logger="games.services.resolution"):
-            assert services.turn_resolve(match_id=running_match.pk, number=1) is not None
-        assert "prepared statements gone, preparing again" in caplog.text
-        assert _claim_names() != before and len(_claim_names()) == 3
-        assert Turn.objects.get(match=running_match, number=1).status == Turn.Status.RESOLVED
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute('ALTER TABLE "games_seat" ALTER COLUMN "number" TYPE smallint')
