@@ -179,22 +179,6 @@ def load(accounts: int, changes: int, game: str, seed: int) -> dict[str, Any]:
     }
 
 
-def vacuum() -> float:
-    """VACUUM ANALYZE the loaded tables (autovacuum's work, done now)."""
-    import psycopg
-    from django.conf import settings
-
-    db = settings.DATABASES["default"]
-    started = time.perf_counter()
-    with psycopg.connect(
-        host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], password=db["PASSWORD"],
-        dbname=db["NAME"], autocommit=True,
-    ) as conn:  # fmt: skip
-        for table in BIG_TABLES:
-            conn.execute(f"VACUUM ANALYZE {table}")
-    return round(time.perf_counter() - started, 1)
-
-
 def loaded_sizes(game: str) -> tuple[int, int]:
     from games.compete.models import Rating, RatingChange
 
@@ -320,10 +304,9 @@ def run(args: argparse.Namespace) -> int:
                 "run with --fresh to load it again"
             )
         figures["load"] = load(args.accounts, args.changes, args.game, args.seed)
-        figures["vacuum_s"] = vacuum()
     else:
         figures["load"] = {"accounts": people, "changes": changes, "reused": True}
-        figures["vacuum_s"] = vacuum()
+    figures["vacuum_s"] = _support.vacuum_analyze(args.database, BIG_TABLES)
     board = selectors.leaderboard(args.game)
     ranked = board.count()
     # A person near the middle of the leaderboard: its own row is below the page.

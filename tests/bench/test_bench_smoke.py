@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -107,6 +108,15 @@ def test_the_scale_bench_plays_each_pace_through_the_whole_stack(database: str) 
     polled, pushed, thought, visited = figures["runs"]
     for each in figures["runs"]:
         assert each["errors"] == 0, each["error_samples"]
+        assert each["vacuum_analyze_s"] >= 0
+    # Each phase's matches were made, then vacuumed and analyzed as autovacuum would
+    # (without statistics PostgreSQL plans the push process's counts for empty tables).
+    with psycopg.connect(f"{_support.PG}/{database}") as conn:
+        never = conn.execute(
+            "SELECT relname FROM pg_stat_user_tables WHERE relname IN"
+            " ('games_match', 'games_seat', 'games_turn') AND last_analyze IS NULL"
+        ).fetchall()
+    assert not never, f"never analyzed: {never}"
 
     # A page without the channel polls, and loads the page when the form comes.
     assert polled["pace"] == "poll every 0.5 s"
