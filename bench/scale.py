@@ -67,7 +67,9 @@ Correspondence pace and the push channel:
 
 `--visit S`: each person comes back every S seconds (+-50%) instead of a page open:
 loads the match page, POSTs a pass when the form is there and follows the
-redirect, and leaves (60 s: each match a turn a minute). `--push-pages N`: N open
+redirect, and leaves. A pass brings four turns (the person's and three bots'), so
+60 s is a round a minute for each match and 240 s a turn a minute (10,000 matches:
+666.7 and 166.7 turns a second). `--push-pages N`: N open
 pages per push process (`--streams` uvicorn processes serving helium3_site.asgi),
 each an SSE connection to /push/ as its person, which never polls: on each `turn`
 event it asks its poll once, as site.js does. The doorbell is a redis-server of the
