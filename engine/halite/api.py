@@ -8,7 +8,7 @@ from engine.core import Applied
 from engine.errors import OrdersError, ShapeError
 from engine.halite.mapgen import generate
 from engine.halite.orders import Orders, parse_envelope, read_moves
-from engine.halite.resolve import TURN_MS, Event, resolve
+from engine.halite.resolve import TURN_MS, Event, expand, resolve
 from engine.halite.state import MAX_SIZE, MIN_SIZE, SEAT_COUNTS, Header, State, peek
 
 DEFAULT_SIZE = 30
@@ -118,5 +118,6 @@ def view(state: Any, seat: int | None) -> dict[str, Any]:
 
 
 def events_view(events: list[Event], seat: int | None, *, over: bool = False) -> list[Event]:
-    """Every event is public."""
-    return list(events)
+    """Every event is public: every viewer reads the turn's events piece by piece (the
+    engine records them grouped by kind: `resolve.expand`)."""
+    return expand(events)

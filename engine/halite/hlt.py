@@ -27,7 +27,7 @@ from typing import Any
 
 import engine
 from engine.errors import EngineError, ShapeError, StateError
-from engine.match import ReplayMismatch
+from engine.match import ReplayMismatch, same_events
 
 VERSION = 11
 RULESET = "halite"
@@ -150,7 +150,7 @@ def export(record: Any, names: Sequence[str] | None = None) -> Hlt:
         if not isinstance(turn, dict) or "orders" not in turn:
             raise HltError(f"Replay turn {n} has no 'orders'.")
         applied = engine.apply(state, turn["orders"])
-        if applied.events != turn.get("events"):
+        if not same_events(state, applied.events, turn.get("events")):
             raise ReplayMismatch(n, "the events differ from the recording")
         moves.append(_moves_grid(turn["orders"], width, height))
         state = applied.state

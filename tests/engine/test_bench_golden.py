@@ -4,7 +4,7 @@ same events and the same states as the straightforward code it replaced.
 Each case plays a match of a built-in bot through `engine.apply` (the bench's
 mid-match scenarios from the start, and whole matches of other bots) and pins the
 sha256 of the final state's canonical JSON and a running sha256 over every turn's
-events. Helium 3's typed path (`api.play`, what `engine.bench` times) is pinned the
+events as everyone reads them once the match is over (`engine.events_view`). Helium 3's typed path (`api.play`, what `engine.bench` times) is pinned the
 same way. The digests were recorded before the resolution code was optimised.
 """
 
@@ -70,7 +70,10 @@ def test_a_bench_match_resolves_to_its_pinned_digests(key: str) -> None:
     while (awaited := engine.awaiting(state)) and resolved < limit:
         given = [engine.bot_orders(bot, state, seat) for seat in awaited]
         applied = engine.apply(state, given[0] if len(given) == 1 else given)
-        trail.update(_sha(applied.events).encode())
+        # As everyone reads them once the match is over: Halite records a turn's
+        # events grouped by kind and shows them piece by piece, as it recorded them.
+        shown = engine.events_view(applied.events, None, over=True, ruleset=ruleset)
+        trail.update(_sha(shown).encode())
         state = applied.state
         resolved += 1
     assert (resolved, _sha(state), trail.hexdigest()) == PINNED[key]

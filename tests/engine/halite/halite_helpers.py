@@ -77,11 +77,19 @@ def orders(state: Json, seat: int, moves: list[list[int]] | None = None) -> Json
 
 
 def turn(state: Json, moves: dict[int, list[list[int]]] | None = None) -> Applied:
-    """One turn: each awaited seat's `moves` (none: a pass), through `engine.apply`."""
+    """One turn: each awaited seat's `moves` (none: a pass), through `engine.apply`,
+    with its events piece by piece, as every viewer reads them (`engine.events_view`;
+    the engine records them grouped by kind)."""
     given = moves or {}
     unknown = set(given) - set(state["awaiting"])
     assert not unknown, f"seats not awaited: {unknown}"
-    return engine.apply(state, [orders(state, s, given.get(s)) for s in state["awaiting"]])
+    applied = engine.apply(state, [orders(state, s, given.get(s)) for s in state["awaiting"]])
+    return Applied(applied.state, shown(applied.events), applied.turn_ms)
+
+
+def shown(events: list[Json]) -> list[Json]:
+    """A turn's events as every viewer reads them: piece by piece."""
+    return engine.events_view(events, None, ruleset="halite")
 
 
 def cell(state: Json, x: int, y: int) -> tuple[int, int]:

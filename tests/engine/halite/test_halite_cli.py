@@ -25,9 +25,10 @@ def test_new_and_apply_work_through_the_command_line() -> None:
     assert applied.returncode == 0, applied.stdout
     out = json.loads(applied.stdout)
     assert out["state"]["turn"] == 1
-    assert out["events"][0]["type"] == "move"
+    assert out["events"][0]["type"] == "moves"  # the engine's record: grouped by kind
     seen = engine_cli("apply", "--as", "2", stdin=json.dumps({"state": state, "orders": orders}))
     assert json.loads(seen.stdout)["state"]["viewer"] == 2
+    assert json.loads(seen.stdout)["events"][0]["type"] == "move"  # a viewer's: piece by piece
 
 
 def test_a_refused_order_on_the_command_line_is_an_error_object() -> None:
