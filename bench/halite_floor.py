@@ -8,9 +8,9 @@ bench does, then two floors are timed on the same turns, with no rule applied an
 state read or written:
 - the orders: every seat's moves unpacked and their three numbers type-checked, as
   any reader of halite.md's `[x, y, direction]` moves must;
-- the events: each of the turn's events made as a dict of its own with lists of its
-  own for its cells (`dict.copy` and a copy of each list: the cheapest way CPython
-  makes them; building them field by field costs more);
+- the events: each of the turn's events, as the engine records them (grouped by kind:
+  one dict per kind with a list per field), made as a dict of its own with lists of
+  its own (`dict.copy` and a copy of each list: the cheapest way CPython makes them);
 - the state: the two grids a turn changes (owner and strength) read from their rows
   into one flat list each and written back as rows (production never changes: its
   rows could be passed on as they are).
@@ -19,11 +19,18 @@ interface costs in CPython, whatever it computes with (numpy or compiled code): 
 moves come in and the events go out as Python objects. Figures are this process's CPU
 (`process_time`) per turn, medians of `--runs` runs; the ceiling is a second over the
 floor.
+
+Beside them, what the site spends on a turn's events: the worker resolves the turn and
+writes its events into the turn's row as JSON (`worker`: `engine.apply` and
+`json.dumps` of its events; `stored_bytes`, the JSON's median size), and a page that
+shows the turn reads the row's events and makes the viewer's copy, piece by piece, into
+the page's JSON (`page`: `json.loads`, `engine.events_view`, `json.dumps`).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -92,7 +99,22 @@ def measure(runs: int, seed: int) -> dict[str, Any]:
                 flat = [cell for row in current[name] for cell in row]
                 [flat[i : i + width] for i in range(0, len(flat), width)]
 
+    def worker() -> None:
+        current = start
+        for orders in recorded:
+            applied = engine.apply(current, orders)
+            json.dumps(applied.events)
+            current = applied.state
+
+    stored = [json.dumps(told) for told in events]
+
+    def page() -> None:
+        for row in stored:
+            json.dumps(engine.events_view(json.loads(row), None, ruleset="halite"))
+
     apply_s = _per_turn(whole, turns, runs)
+    worker_s = _per_turn(worker, turns, runs)
+    page_s = _per_turn(page, turns, runs)
     moves_s = _per_turn(read_moves, turns, runs)
     events_s = _per_turn(copy_events, turns, runs)
     grids_s = _per_turn(grids, turns, runs)
@@ -103,6 +125,12 @@ def measure(runs: int, seed: int) -> dict[str, Any]:
         "turns": turns,
         "moves_per_turn": statistics.median(sum(len(s["moves"]) for s in o) for o in recorded),
         "events_per_turn": statistics.median(len(told) for told in events),
+        "events_shown_per_turn": statistics.median(
+            len(engine.events_view(told, None, ruleset="halite")) for told in events
+        ),
+        "worker_us": round(worker_s * 1e6, 1),
+        "page_us": round(page_s * 1e6, 1),
+        "stored_bytes": statistics.median(len(row) for row in stored),
         "apply_us": round(apply_s * 1e6, 1),
         "apply_turns_per_s": round(1 / apply_s),
         "floor_moves_us": round(moves_s * 1e6, 1),
@@ -123,12 +151,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--runs must be 1 or more")
     figures = measure(args.runs, args.seed)
     line = (
-        f"{figures['moves_per_turn']:.0f} moves and {figures['events_per_turn']:.0f} events a"
-        f" turn; engine.apply {figures['apply_us']} us ({figures['apply_turns_per_s']:,}"
-        f" turns/s); the interface alone {figures['floor_us']} us (moves"
-        f" {figures['floor_moves_us']}, events {figures['floor_events_us']}, grids"
-        f" {figures['floor_grids_us']}): at most"
-        f" {figures['ceiling_turns_per_s']:,} turns/s"
+        f"{figures['moves_per_turn']:.0f} moves and {figures['events_per_turn']:.0f} events"
+        f" ({figures['events_shown_per_turn']:.0f} pieces told) a turn; engine.apply"
+        f" {figures['apply_us']} us ({figures['apply_turns_per_s']:,} turns/s); the"
+        f" interface alone {figures['floor_us']} us (moves {figures['floor_moves_us']},"
+        f" events {figures['floor_events_us']}, grids {figures['floor_grids_us']}): at most"
+        f" {figures['ceiling_turns_per_s']:,} turns/s; the site: worker"
+        f" {figures['worker_us']} us, page {figures['page_us']} us, events stored"
+        f" {figures['stored_bytes']:,.0f} bytes"
     )
     emit("halite_floor", figures, line)
     return 0

@@ -25,6 +25,11 @@ def test_the_floor_is_timed_on_the_scenarios_turns_and_is_part_of_a_turn() -> No
     # The interface is a part of what engine.apply does on the same turns.
     assert figures["floor_us"] < figures["apply_us"]
     assert figures["ceiling_turns_per_s"] > figures["apply_turns_per_s"]
+    # The site's part: the worker's turn holds engine.apply; the events are recorded
+    # grouped (a few objects) and read piece by piece (hundreds).
+    assert figures["worker_us"] > figures["apply_us"] * 0.8
+    assert figures["page_us"] > 0 and figures["stored_bytes"] > 0
+    assert figures["events_per_turn"] <= 7 < figures["events_shown_per_turn"]
 
 
 def test_a_run_count_under_one_is_refused() -> None:
