@@ -119,7 +119,7 @@ def test_a_real_turn_of_a_big_map_is_a_few_lines():
     for _ in range(60):
         orders = [engine.bot_orders("grower", state, s) for s in engine.awaiting(state)]
         applied = engine.apply(state, orders)
-        lines = sentences(applied.events)
+        lines = sentences(engine.events_view(applied.events, None, ruleset="halite"))
         assert all(line.endswith(".") for line in lines)
         longest = max(longest, len(lines))
         state = applied.state
